@@ -1,0 +1,5 @@
+import sys
+
+from eagle_chat.cli import main
+
+sys.exit(main())

@@ -1,0 +1,137 @@
+"""Every file location EagleChat uses, in one place.
+
+Normally these are the platform's per-user folders (platformdirs). ``EAGLE_CHAT_HOME`` (or ``--home DIR``,
+which sets it) puts config, data and cache under one folder instead — for tests, so they never touch the
+real user folders, and for portable installs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "EagleChat"
+HOME_ENV = "EAGLE_CHAT_HOME"
+TINY_MODELS_ENV = "EAGLE_CHAT_TINY_MODELS"
+
+TINY_TARGET_NAME = "tiny-qwen3"
+TINY_DRAFT_NAME = "tiny-qwen3-eagle3"
+
+
+def home_override() -> Path | None:
+    value = os.environ.get(HOME_ENV, "").strip()
+    return Path(value).expanduser().resolve() if value else None
+
+
+def set_home(path: str | os.PathLike[str]) -> Path:
+    """Point every location at ``path`` for this process (what ``--home`` does)."""
+    home = Path(path).expanduser().resolve()
+    os.environ[HOME_ENV] = str(home)
+    return home
+
+
+def _dir(kind: str) -> Path:
+    home = home_override()
+    if home is not None:
+        path = home / kind
+    else:
+        path = Path(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME, appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def config_dir() -> Path:
+    return _dir("config")
+
+
+def data_dir() -> Path:
+    return _dir("data")
+
+
+def cache_dir() -> Path:
+    return _dir("cache")
+
+
+def settings_file() -> Path:
+    return config_dir() / "settings.json"
+
+
+def database_file() -> Path:
+    return data_dir() / "conversations.sqlite3"
+
+
+def models_dir() -> Path:
+    """Where downloaded and exported models live."""
+    path = data_dir() / "models"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def staging_dir() -> Path:
+    """Unfinished downloads and exports: kept here (so they can resume), never registered as models."""
+    path = models_dir() / ".partial"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def registry_file() -> Path:
+    """The registered model pairs (see eagle_chat.core.registry)."""
+    return data_dir() / "models.json"
+
+
+def user_catalog_file() -> Path:
+    """The user's own catalog entries, merged over the built-in resources/catalog.json."""
+    return config_dir() / "catalog.json"
+
+
+def compiled_cache_dir() -> Path:
+    """OpenVINO's CACHE_DIR: compiled blobs make the second load of a model much faster."""
+    path = cache_dir() / "ov_cache"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def tiny_models_dir() -> Path:
+    """The folder holding the bundled tiny target + EAGLE-3 draft (toy quality, always present).
+
+    Looked up in order: ``EAGLE_CHAT_TINY_MODELS``; a frozen bundle; the installed wheel
+    (``eagle_chat/tiny_models``); a source checkout (``tests/models``).
+    """
+    override = os.environ.get(TINY_MODELS_ENV, "").strip()
+    candidates = [Path(override)] if override else []
+    frozen_root = getattr(sys, "_MEIPASS", None)
+    if frozen_root:
+        candidates.append(Path(frozen_root) / "eagle_chat" / "tiny_models")
+    package_dir = Path(__file__).resolve().parent
+    candidates += [package_dir / "tiny_models", package_dir.parent / "tests" / "models"]
+    for candidate in candidates:
+        if (candidate / TINY_TARGET_NAME).is_dir():
+            return candidate
+    raise FileNotFoundError(
+        "The bundled tiny models are missing (looked in: "
+        + ", ".join(str(c) for c in candidates)
+        + "). Reinstall EagleChat or rebuild them with tools/build_tiny_models.py."
+    )
+
+
+def tiny_target_dir() -> Path:
+    return tiny_models_dir() / TINY_TARGET_NAME
+
+
+def tiny_draft_dir() -> Path:
+    return tiny_models_dir() / TINY_DRAFT_NAME
+
+
+def resources_dir() -> Path:
+    """Icons and style sheets: ``eagle_chat/resources`` in a wheel or bundle, ``resources/`` in a checkout."""
+    package_dir = Path(__file__).resolve().parent
+    frozen_root = getattr(sys, "_MEIPASS", None)
+    candidates = [Path(frozen_root) / "eagle_chat" / "resources"] if frozen_root else []
+    candidates += [package_dir / "resources", package_dir.parent / "resources"]
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    return candidates[-1]

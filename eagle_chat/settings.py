@@ -1,0 +1,92 @@
+"""Typed, versioned settings, written atomically to the config folder.
+
+A damaged settings file never stops the app: it is moved aside to a backup and defaults are used, with a
+``notice`` for the UI. A file from a newer version is read for the fields this version knows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+SETTINGS_VERSION = 1
+
+
+@dataclass
+class Settings:
+    version: int = SETTINGS_VERSION
+    target_dir: str | None = None  # None: the bundled tiny pair
+    draft_dir: str | None = None
+    speculative: bool = True
+    device: str = "CPU"
+    precision: str = "default"
+    num_assistant_tokens: int = 5
+    max_new_tokens: int = 512
+    system_prompt: str = ""
+    thinking: bool = False
+    window_geometry: str | None = None  # base64 of QWidget.saveGeometry()
+    window_state: str | None = None
+    last_conversation_id: int | None = None
+    # Best K found by auto-tune, per "target|draft|device".
+    tuned_k: dict[str, int] = field(default_factory=dict)
+    hf_endpoint: str | None = None
+    download_source: str = "hf"
+
+    @staticmethod
+    def tune_key(target_dir: str | Path, draft_dir: str | Path, device: str) -> str:
+        """The key auto-tune results are stored under: resolved folders and the device."""
+        return f"{Path(target_dir).resolve()}|{Path(draft_dir).resolve()}|{device.upper()}"
+
+
+def load_settings(path: Path) -> tuple[Settings, str | None]:
+    """Read settings; returns ``(settings, notice)`` where notice is set if the file had to be set aside."""
+    if not path.exists():
+        return Settings(), None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        known = {f.name: f for f in fields(Settings)}
+        values = {k: v for k, v in data.items() if k in known}
+        settings = Settings(**values)
+        _check_types(settings)
+        return settings, None
+    except (ValueError, TypeError, OSError) as error:
+        backup = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            os.replace(path, backup)
+        except OSError:
+            backup = None
+        where = f" It was kept as {backup}." if backup else ""
+        return Settings(), f"The settings file could not be read ({error}); defaults are used.{where}"
+
+
+def save_settings(settings: Settings, path: Path) -> None:
+    """Write atomically: a crash mid-write leaves the old file, never half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    settings.version = SETTINGS_VERSION
+    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(asdict(settings), handle, indent=2)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _check_types(settings: Settings) -> None:
+    expectations = {
+        "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
+        "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict,
+        "download_source": str,
+    }
+    for name, kind in expectations.items():
+        if not isinstance(getattr(settings, name), kind):
+            raise TypeError(f"setting {name!r} has the wrong type")
