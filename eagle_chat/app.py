@@ -1,0 +1,107 @@
+"""Composition root: Qt application + qasync loop, paths, settings, store, controller, window."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from eagle_chat import paths
+from eagle_chat.cli import add_home_argument, apply_home
+from eagle_chat.core.devices import DEVICE_KINDS, device_choices, list_devices
+from eagle_chat.settings import Settings, load_settings, save_settings
+
+
+def gui_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="eagle-chat",
+        description="EagleChat: chat with a local model, made fast by EAGLE-3 speculative decoding. "
+        "Subcommands: `eagle-chat bench --help`, `eagle-chat models --help`.",
+    )
+    parser.add_argument("--model", type=Path, help="target model folder (OpenVINO IR)")
+    parser.add_argument("--draft", type=Path, help="EAGLE-3 draft folder (OpenVINO IR)")
+    parser.add_argument("--device", type=str.upper, choices=list(DEVICE_KINDS))
+    add_home_argument(parser)
+    return parser
+
+
+def create_main_window(argv: list[str]):
+    """Build the fully wired main window without entering the event loop (tests use this)."""
+    from PySide6.QtWidgets import QApplication
+
+    from eagle_chat.core.store import ConversationStore
+    from eagle_chat.ui.controller import ChatController
+    from eagle_chat.ui.main_window import MainWindow
+
+    args = gui_parser().parse_args(argv)
+    apply_home(args)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName(paths.APP_NAME)
+    app.setApplicationDisplayName(paths.APP_NAME)
+
+    settings_path = paths.settings_file()
+    settings, settings_notice = load_settings(settings_path)
+    notices = [settings_notice] if settings_notice else []
+    if args.model is not None:
+        settings.target_dir = str(args.model.resolve())
+        settings.draft_dir = str(args.draft.resolve()) if args.draft else None
+    elif args.draft is not None:
+        notices.append("--draft was given without --model; the saved model is used.")
+    if args.device:
+        settings.device = args.device
+
+    devices = list_devices()
+    reasons = device_choices(devices)
+    if reasons.get(settings.device) is not None:
+        notices.append(f"{settings.device} is not available here ({reasons[settings.device]}); using CPU.")
+        settings.device = "CPU"
+
+    store = ConversationStore(paths.database_file())
+    if store.notice:
+        notices.append(store.notice)
+    if store.recovered_interrupted:
+        notices.append(
+            f"{store.recovered_interrupted} reply was cut off when EagleChat last closed; "
+            "its text so far is kept and marked interrupted."
+        )
+    controller = ChatController(store)
+    window = MainWindow(
+        controller,
+        settings,
+        model=model_choice(settings),
+        devices=devices,
+        save_settings=lambda s: save_settings(s, settings_path),
+        cache_dir=paths.compiled_cache_dir(),
+    )
+    if notices:
+        window.show_notice("\n".join(notices))
+    window.start()
+    return window
+
+
+def model_choice(settings: Settings):
+    """The folders to load: the saved ones, or the bundled tiny pair on first run."""
+    from eagle_chat.ui.main_window import ModelChoice
+
+    if settings.target_dir:
+        draft = Path(settings.draft_dir) if settings.draft_dir else None
+        return ModelChoice(Path(settings.target_dir), draft)
+    return ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True)
+
+
+def main(argv: list[str]) -> int:
+    import qasync
+
+    window = create_main_window(argv)
+    window.show()
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    closed = asyncio.Event()
+    app.aboutToQuit.connect(closed.set)
+    with loop:
+        loop.run_until_complete(closed.wait())
+    return 0

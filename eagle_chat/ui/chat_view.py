@@ -1,0 +1,222 @@
+"""ChatView: the conversation as one rich-text document, one frame per message.
+
+Only the frame of the reply in flight is re-rendered while it streams, and never more often than the
+previous render's cost allows, so a long reply does not stall the GUI thread. Links from the model are
+opened only after the user confirms; nothing (images, style sheets) is ever loaded from a URL.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+
+from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QTextCharFormat, QTextCursor, QTextFrameFormat
+from PySide6.QtWidgets import QMessageBox, QTextBrowser, QToolTip, QWidget
+
+from eagle_chat.core.conversation import Conversation, Message
+from eagle_chat.ui.markdown_html import SAFE_LINK_SCHEMES, render_markdown
+
+ROLE_LABELS = {"user": "You", "assistant": "EagleChat", "system": "System"}
+STATUS_NOTES = {
+    "stopped": "stopped",
+    "interrupted": "interrupted — the app closed before this reply finished",
+    "failed": "failed",
+    "streaming": "writing…",
+}
+WELCOME = (
+    "<h2>EagleChat</h2><p>Type a message below and press <b>Enter</b> "
+    "(<b>Shift+Enter</b> for a new line, <b>Esc</b> stops a reply).</p>"
+)
+
+
+class ChatView(QTextBrowser):
+    """Renders a Conversation; ``update_message`` re-renders one message (the reply in flight)."""
+
+    sig_link_refused = Signal(str)
+    """A link was clicked but not opened (unsafe scheme, or the user said no)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("chatView")
+        self.setAccessibleName("Conversation")
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(self._on_anchor)
+        self._frames: dict[int, object] = {}
+        self._messages: dict[int, Message] = {}
+        self._code_blocks: dict[int, list[str]] = {}
+        self._pending: Message | None = None
+        self._next_render = 0.0
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.timeout.connect(self._render_pending)
+        self.confirm_links = True
+        self.show_conversation(None)
+
+    # --- public API -----------------------------------------------------------------------------
+    def show_conversation(self, conversation: Conversation | None) -> None:
+        self._frames.clear()
+        self._messages.clear()
+        self._code_blocks.clear()
+        self._pending = None
+        self.clear()
+        if conversation is None or not conversation.messages:
+            self.setHtml(WELCOME)
+            self._welcome = True
+            return
+        self._welcome = False
+        for message in conversation.messages:
+            self.append_message(message)
+
+    def append_message(self, message: Message) -> None:
+        if getattr(self, "_welcome", False):
+            self.clear()
+            self._welcome = False
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        frame_format = QTextFrameFormat()
+        frame_format.setBottomMargin(10)
+        frame_format.setPadding(4)
+        frame = cursor.insertFrame(frame_format)
+        self._frames[message.id] = frame
+        self._messages[message.id] = message
+        self._render(message)
+        self._scroll_to_end()
+
+    def update_message(self, message: Message) -> None:
+        """Re-render ``message`` soon: at once if the last render was cheap, else a little later."""
+        if message.id not in self._frames:
+            return
+        self._pending = message
+        delay_ms = max(0.0, (self._next_render - time.perf_counter()) * 1000.0)
+        if delay_ms == 0.0:
+            self._render_pending()
+        elif not self._render_timer.isActive():
+            self._render_timer.start(int(delay_ms) + 1)
+
+    def finish_message(self, message: Message) -> None:
+        """Final render of a reply (full Markdown, stats footer), whatever the throttle says."""
+        self._render_timer.stop()
+        self._pending = None
+        if message.id in self._frames:
+            self._render(message)
+            self._scroll_to_end()
+
+    def message_text(self, message_id: int) -> str:
+        message = self._messages.get(message_id)
+        return message.content if message else ""
+
+    # --- internals ----------------------------------------------------------------------------------
+    def _render_pending(self) -> None:
+        message, self._pending = self._pending, None
+        if message is None:
+            return
+        at_end = self._at_end()
+        started = time.perf_counter()
+        self._render(message)
+        cost = time.perf_counter() - started
+        # Spend at most ~a quarter of the GUI thread on re-rendering a streaming reply.
+        self._next_render = time.perf_counter() + 3.0 * cost
+        if at_end:
+            self._scroll_to_end()
+
+    def _render(self, message: Message) -> None:
+        frame = self._frames[message.id]
+        rendered = render_markdown(message.content, code_link_prefix=f"copy-code:{message.id}:")
+        self._code_blocks[message.id] = rendered.code_blocks
+        body = rendered.html if message.content else '<p style="color:#9ca3af;">…</p>'
+        role = ROLE_LABELS.get(message.role, message.role)
+        colour = "#1d4ed8" if message.role == "user" else "#047857"
+        note = STATUS_NOTES.get(message.status, "")
+        head = f'<p><b style="color:{colour};">{role}</b>'
+        if note:
+            head += f' <span style="color:#b45309;">({html.escape(note)})</span>'
+        head += "</p>"
+        foot_parts = []
+        if message.stats is not None:
+            foot_parts.append(html.escape(message.stats.summary()))
+        if message.error:
+            foot_parts.append(f'<span style="color:#b91c1c;">{html.escape(message.error)}</span>')
+        if message.content and message.status != "streaming":
+            foot_parts.append(f'<a href="copy-message:{message.id}">Copy</a>')
+        foot = f'<p style="color:#6b7280;">{" · ".join(foot_parts)}</p>' if foot_parts else ""
+
+        cursor = frame.firstCursorPosition()
+        cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertHtml(head + body + foot)
+        if message.stats is not None:
+            tip = QTextCharFormat()
+            tip.setToolTip(_stats_tooltip(message))
+            cursor = frame.firstCursorPosition()
+            cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeCharFormat(tip)
+
+    def _on_anchor(self, url: QUrl) -> None:
+        target = url.toString()
+        if target.startswith("copy-code:"):
+            _, message_id, index = target.split(":")
+            blocks = self._code_blocks.get(int(message_id), [])
+            if int(index) < len(blocks):
+                QGuiApplication.clipboard().setText(blocks[int(index)])
+            return
+        if target.startswith("copy-message:"):
+            QGuiApplication.clipboard().setText(self.message_text(int(target.split(":")[1])))
+            return
+        if not target.lower().startswith(SAFE_LINK_SCHEMES):
+            self.sig_link_refused.emit(target)
+            return
+        if self.confirm_links:
+            answer = QMessageBox.question(
+                self,
+                "Open link?",
+                f"The model's reply links to:\n\n{target}\n\nOpen it in your browser?",
+                QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Open:
+                self.sig_link_refused.emit(target)
+                return
+        QDesktopServices.openUrl(url)
+
+    def _at_end(self) -> bool:
+        bar = self.verticalScrollBar()
+        return bar.value() >= bar.maximum() - 4
+
+    def _scroll_to_end(self) -> None:
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    # --- Qt overrides ---------------------------------------------------------------------------------
+    def loadResource(self, kind: int, url: QUrl):  # noqa: N802 - Qt override
+        """Never load anything a reply points at (remote images, local files)."""
+        return None
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.ToolTip:
+            tip = self.cursorForPosition(event.pos()).charFormat().toolTip()
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(event)
+
+
+def _stats_tooltip(message: Message) -> str:
+    s = message.stats
+    rows = [
+        ("Mode", s.mode + (f" (K={s.num_assistant_tokens})" if s.mode == "speculative" else "")),
+        ("Device", s.device),
+        ("Tokens/s", f"{s.tokens_per_s:.1f}"),
+        ("Time to first token", f"{s.ttft_ms:.0f} ms"),
+        ("Time per token", f"{s.tpot_ms:.2f} ms"),
+        ("Generated / prompt tokens", f"{s.generated_tokens} / {s.input_tokens}"),
+    ]
+    if s.mode == "speculative":
+        rows.append(("Accepted / drafted", f"{s.accepted_tokens} / {s.draft_tokens}"))
+        if s.acceptance is not None:
+            rows.append(("Acceptance", f"{s.acceptance:.0%}"))
+        if s.tokens_per_step is not None:
+            rows.append(("Tokens per step", f"{s.tokens_per_step:.2f}"))
+    return "\n".join(f"{k}: {v}" for k, v in rows)

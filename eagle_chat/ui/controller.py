@@ -1,0 +1,339 @@
+"""ChatController: owns the worker thread and the conversation state; all cross-thread wiring is here.
+
+The window asks the controller; the controller hands requests to the worker thread as queued signals;
+chunks and results come back as signals to the controller's slots on the GUI thread, where the
+conversation and the store are updated. Streamed text is buffered and pushed to the views at display rate
+(``RENDER_INTERVAL_MS``), not per token: small models stream 1,000+ tokens/s.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+import weakref
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+
+from eagle_chat.core.conversation import Conversation, Message
+from eagle_chat.core.engine import GenerationResult, GenerationSettings, PipelineSpec
+from eagle_chat.core.metrics import RateMeter
+from eagle_chat.core.store import ConversationStore
+from eagle_chat.ui.worker import GenerationWorker
+
+RENDER_INTERVAL_MS = 33  # ~30 Hz: smooth to the eye, cheap for the GUI thread
+SAVE_INTERVAL_S = 2.0  # how often the reply in flight is written to disk
+
+# Every controller thread ever started, so tests can assert none outlives its test.
+LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()
+
+
+@dataclass
+class ReplyInFlight:
+    """Book-keeping of the reply being generated."""
+
+    request_id: int
+    mode: str
+    settings: GenerationSettings
+    stop: threading.Event
+    message: Message | None  # None for replies that are not part of a conversation (comparisons)
+    meter: RateMeter = field(default_factory=RateMeter)
+    parts: list[str] = field(default_factory=list)
+    tokens: int = 0
+    dirty: bool = False
+    pending_points: list[tuple[float, float]] = field(default_factory=list)
+    last_save: float = field(default_factory=time.monotonic)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+class ChatController(QObject):
+    """Send / stop / load / shutdown, and the current conversation."""
+
+    sig_state = Signal(str)
+    """The engine's state changed: "empty", "loading", "ready" or "generating"."""
+    sig_loaded = Signal(object)
+    """A pipeline is ready: dict with has_draft, supports_thinking, load_time_ms, device, spec."""
+    sig_error = Signal(str)
+    """Something failed; a sentence for the user."""
+    sig_conversations_changed = Signal()
+    """The list of conversations changed (new, renamed, deleted, reordered)."""
+    sig_conversation_opened = Signal(object)
+    """A conversation was opened: the Conversation with its messages."""
+    sig_message_added = Signal(object)
+    """A message was added to the open conversation (the user's, or an assistant reply starting)."""
+    sig_reply_text = Signal(object, str)
+    """The reply in flight has new text (at display rate): the Message (None if ephemeral) and all text so far."""
+    sig_reply_finished = Signal(object, object)
+    """A reply ended: the Message (None if ephemeral) and the GenerationResult (None if it failed)."""
+    sig_rate_points = Signal(int, str, object)
+    """Live speed: request id, mode, list of (seconds, tokens/s) points since the last batch."""
+    sig_reply_started = Signal(int, str, object)
+    """A reply started: request id, mode ("speculative"/"baseline") and its GenerationSettings."""
+    sig_ephemeral_finished = Signal(int, object)
+    """A reply that is not part of a conversation ended: request id and GenerationResult (None if failed)."""
+
+    sig_request_load = Signal(object)
+    sig_request_generate = Signal(int, object, object, object)
+    sig_request_shutdown = Signal()
+
+    def __init__(self, store: ConversationStore, parent: QObject | None = None):
+        super().__init__(parent)
+        self.store = store
+        self.conversation: Conversation | None = None
+        self.loaded: dict | None = None
+        self.state = "empty"
+        self.reply: ReplyInFlight | None = None
+        self._ids = itertools.count(1)
+        self._thread = QThread()
+        self._thread.setObjectName("GenerationThread")
+        self._worker = GenerationWorker()
+        self._worker.moveToThread(self._thread)
+        self._wire()
+        self._thread.start()
+        LIVE_THREADS.add(self._thread)
+        self._render_timer = QTimer(self)
+        self._render_timer.setInterval(RENDER_INTERVAL_MS)
+        self._render_timer.timeout.connect(self._flush)
+        self._shut_down = False
+
+    # --- public API (GUI thread) -----------------------------------------------------------------
+    def load(self, spec: PipelineSpec) -> None:
+        """Build a pipeline on the worker thread. Refused while a reply is being generated."""
+        if self.reply is not None:
+            self.sig_error.emit("Wait for the reply to finish (or stop it) before loading another model.")
+            return
+        self._set_state("loading")
+        self.sig_request_load.emit(spec)
+
+    def send(self, text: str, settings: GenerationSettings) -> bool:
+        """Add the user's message to the open conversation and start the reply. False if refused."""
+        if not self._can_generate():
+            return False
+        if not text.strip():
+            self.sig_error.emit("The message is empty; type something to send.")
+            return False
+        if self.conversation is None:
+            self.new_conversation()
+        conversation = self.conversation
+        if not any(m.role == "user" for m in conversation.messages):
+            conversation.title = conversation.title_from(text)
+        user = self.store.add_message(conversation, Message("user", text))
+        self.sig_message_added.emit(user)
+        history = conversation.history()
+        reply = self.store.add_message(conversation, Message("assistant", "", status="streaming"))
+        self.sig_message_added.emit(reply)
+        self.sig_conversations_changed.emit()
+        self._start(history, settings, reply)
+        return True
+
+    def run_ephemeral(self, prompt: str | list, settings: GenerationSettings) -> int | None:
+        """Run a reply that is not stored in any conversation (comparisons). Returns its request id."""
+        if not self._can_generate():
+            return None
+        return self._start(prompt, settings, None)
+
+    def stop(self) -> None:
+        """Stop the reply in flight (thread-safe flag; the streamer sees it within a step)."""
+        if self.reply is not None:
+            self.reply.stop.set()
+
+    def is_busy(self) -> bool:
+        return self.reply is not None or self.state == "loading"
+
+    def new_conversation(self, system_prompt: str = "") -> Conversation:
+        conversation = self.store.create_conversation(system_prompt=system_prompt)
+        self.conversation = conversation
+        self.sig_conversations_changed.emit()
+        self.sig_conversation_opened.emit(conversation)
+        return conversation
+
+    def open_conversation(self, conversation_id: int) -> None:
+        if self.reply is not None and self.reply.message is not None:
+            self.sig_error.emit("Stop the reply in flight before switching conversations.")
+            return
+        conversation = self.store.load_conversation(conversation_id)
+        if conversation is None:
+            self.sig_error.emit("That conversation no longer exists.")
+            self.sig_conversations_changed.emit()
+            return
+        self.conversation = conversation
+        self.sig_conversation_opened.emit(conversation)
+
+    def rename_conversation(self, conversation_id: int, title: str) -> None:
+        title = " ".join(title.split())
+        if not title:
+            return
+        self.store.rename_conversation(conversation_id, title)
+        if self.conversation is not None and self.conversation.id == conversation_id:
+            self.conversation.title = title
+        self.sig_conversations_changed.emit()
+
+    def delete_conversation(self, conversation_id: int) -> None:
+        if self.reply is not None and self.conversation is not None and self.conversation.id == conversation_id:
+            self.sig_error.emit("Stop the reply in flight before deleting its conversation.")
+            return
+        self.store.delete_conversation(conversation_id)
+        if self.conversation is not None and self.conversation.id == conversation_id:
+            self.conversation = None
+            self.sig_conversation_opened.emit(None)
+        self.sig_conversations_changed.emit()
+
+    def set_system_prompt(self, text: str) -> None:
+        if self.conversation is not None and self.conversation.system_prompt != text:
+            self.conversation.system_prompt = text
+            self.store.update_conversation(self.conversation)
+
+    def shutdown(self) -> None:
+        """Stop any reply, release the pipeline on its thread, end the thread and wait for it."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        self.stop()
+        self._render_timer.stop()
+        if self._thread.isRunning():
+            # Queued after the running request (which the stop flag ends within a step); the worker
+            # releases the pipeline on its own thread and quits the thread's loop.
+            self.sig_request_shutdown.emit()
+            self._thread.wait()
+        if self.reply is not None:
+            self._save_partial(self.reply, status="stopped")
+            self.reply = None
+
+    # --- worker signals (GUI thread) -----------------------------------------------------------------
+    @Slot(object)
+    def _on_loaded(self, info: dict) -> None:
+        self.loaded = info
+        self._set_state("ready")
+        self.sig_loaded.emit(info)
+
+    @Slot(object, str)
+    def _on_load_failed(self, _spec, message: str) -> None:
+        self.loaded = None
+        self._set_state("empty")
+        self.sig_error.emit(message)
+
+    @Slot(int, str, int, float)
+    def _on_chunk(self, request_id: int, text: str, tokens: int, t: float) -> None:
+        reply = self.reply
+        if reply is None or reply.request_id != request_id:
+            return
+        reply.parts.append(text)
+        reply.tokens = tokens
+        reply.meter.add(t, tokens)
+        if len(reply.meter.times) > 1:
+            reply.pending_points.append((t, reply.meter.rate()))
+        reply.dirty = True
+
+    @Slot(int, object)
+    def _on_finished(self, request_id: int, result: GenerationResult) -> None:
+        reply = self._end_reply(request_id)
+        if reply is None:
+            return
+        if reply.message is None:
+            self.sig_ephemeral_finished.emit(request_id, result)
+            return
+        message = reply.message
+        message.content = result.text
+        message.status = "stopped" if result.stopped else "complete"
+        message.stats = result.stats
+        self.store.update_message(message)
+        if self.conversation is not None and message in self.conversation.messages:
+            self.store.update_conversation(self.conversation)
+        self.sig_reply_finished.emit(message, result)
+
+    @Slot(int, str)
+    def _on_failed(self, request_id: int, error: str) -> None:
+        reply = self._end_reply(request_id)
+        if reply is None:
+            return
+        self.sig_error.emit(error)
+        if reply.message is None:
+            self.sig_ephemeral_finished.emit(request_id, None)
+            return
+        reply.message.content = reply.text
+        reply.message.status = "failed"
+        reply.message.error = error
+        self.store.update_message(reply.message)
+        self.sig_reply_finished.emit(reply.message, None)
+
+    def _end_reply(self, request_id: int) -> ReplyInFlight | None:
+        """Close the books on the reply in flight (flush, ready again) before anyone hears it ended,
+        so that a listener may start the next reply at once."""
+        reply = self.reply
+        if reply is None or reply.request_id != request_id:
+            return None
+        self._flush()
+        self.reply = None
+        self._render_timer.stop()
+        self._set_state("ready" if self.loaded else "empty")
+        return reply
+
+    # --- internals -----------------------------------------------------------------------------------
+    def _wire(self) -> None:
+        queued = Qt.ConnectionType.QueuedConnection
+        self.sig_request_load.connect(self._worker.load, queued)
+        self.sig_request_generate.connect(self._worker.generate, queued)
+        self.sig_request_shutdown.connect(self._worker.shutdown, queued)
+        self._worker.sig_loaded.connect(self._on_loaded, queued)
+        self._worker.sig_load_failed.connect(self._on_load_failed, queued)
+        self._worker.sig_chunk.connect(self._on_chunk, queued)
+        self._worker.sig_finished.connect(self._on_finished, queued)
+        self._worker.sig_failed.connect(self._on_failed, queued)
+        self._thread.finished.connect(self._worker.deleteLater)
+
+    def _can_generate(self) -> bool:
+        if self._shut_down:
+            return False
+        if self.reply is not None:
+            self.sig_error.emit("A reply is still being generated; stop it first.")
+            return False
+        if self.state != "ready":
+            self.sig_error.emit(
+                "The model is still loading; wait a moment." if self.state == "loading"
+                else "No model is loaded. Choose a model folder first."
+            )
+            return False
+        return True
+
+    def _start(self, prompt, settings: GenerationSettings, message: Message | None) -> int:
+        has_draft = bool(self.loaded and self.loaded.get("has_draft"))
+        if settings.speculative and not has_draft:
+            settings = GenerationSettings(**{**settings.__dict__, "speculative": False})
+        mode = "speculative" if settings.speculative else "baseline"
+        request_id = next(self._ids)
+        self.reply = ReplyInFlight(request_id, mode, settings, threading.Event(), message)
+        self._set_state("generating")
+        self.sig_reply_started.emit(request_id, mode, settings)
+        self._render_timer.start()
+        self.sig_request_generate.emit(request_id, prompt, settings, self.reply.stop)
+        return request_id
+
+    @Slot()
+    def _flush(self) -> None:
+        reply = self.reply
+        if reply is None or not reply.dirty:
+            return
+        reply.dirty = False
+        self.sig_reply_text.emit(reply.message, reply.text)
+        if reply.pending_points:
+            points, reply.pending_points = reply.pending_points, []
+            self.sig_rate_points.emit(reply.request_id, reply.mode, points)
+        if reply.message is not None and time.monotonic() - reply.last_save >= SAVE_INTERVAL_S:
+            self._save_partial(reply, status="streaming")
+
+    def _save_partial(self, reply: ReplyInFlight, *, status: str) -> None:
+        if reply.message is None:
+            return
+        reply.message.content = reply.text
+        reply.message.status = status
+        self.store.update_message(reply.message)
+        reply.last_save = time.monotonic()
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.sig_state.emit(state)

@@ -1,0 +1,186 @@
+"""The model bar (model, EAGLE-3 on/off, device, assistant tokens) and the generation options panel."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QToolButton,
+    QWidget,
+)
+
+from eagle_chat.core.devices import DEVICE_KINDS
+
+MIN_K, MAX_K = 3, 7
+
+
+class ModelBar(QWidget):
+    sig_choose_models = Signal()
+    """The user wants to pick other model folders."""
+    sig_speculative_toggled = Signal(bool)
+    """EAGLE-3 on or off for the next reply (no reload)."""
+    sig_device_changed = Signal(str)
+    """Another device was chosen (the pipeline is rebuilt)."""
+    sig_k_changed = Signal(int)
+    """The assistant-token count for the next reply (no reload)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.model_label = QLabel("No model")
+        self.model_label.setObjectName("modelLabel")
+        self.model_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.choose_button = QToolButton()
+        self.choose_button.setObjectName("chooseModelsButton")
+        self.choose_button.setText("Models…")
+        self.choose_button.clicked.connect(self.sig_choose_models)
+        self.draft_toggle = QPushButton("EAGLE-3")
+        self.draft_toggle.setObjectName("draftToggle")
+        self.draft_toggle.setAccessibleName("Speculative decoding")
+        self.draft_toggle.setCheckable(True)
+        self.draft_toggle.setChecked(True)
+        self.draft_toggle.setToolTip("Speculative decoding with the EAGLE-3 draft (off: plain decoding)")
+        self.draft_toggle.toggled.connect(self.sig_speculative_toggled)
+        self.device_combo = QComboBox()
+        self.device_combo.setObjectName("deviceCombo")
+        self.device_combo.setAccessibleName("Device")
+        for kind in DEVICE_KINDS:
+            self.device_combo.addItem(kind, kind)
+        self.device_combo.activated.connect(lambda i: self.sig_device_changed.emit(self.device_combo.itemData(i)))
+        self.k_slider = QSlider(Qt.Orientation.Horizontal)
+        self.k_slider.setObjectName("assistantTokensSlider")
+        self.k_slider.setAccessibleName("Assistant tokens")
+        self.k_slider.setRange(MIN_K, MAX_K)
+        self.k_slider.setPageStep(1)
+        self.k_slider.setTickPosition(QSlider.TickPosition.TicksBelow)
+        self.k_slider.setFixedWidth(110)
+        self.k_label = QLabel()
+        self.k_label.setObjectName("assistantTokensLabel")
+        self.k_slider.valueChanged.connect(self._on_k)
+        self.k_slider.setValue(5)
+        self._on_k(5)
+        self.k_slider.setToolTip("Draft tokens proposed per step; applies to the next reply without reloading")
+        for widget in (self.model_label,):
+            layout.addWidget(widget, 1)
+        for widget in (self.choose_button, self.draft_toggle, QLabel("Device"), self.device_combo,
+                       QLabel("Draft tokens"), self.k_slider, self.k_label):
+            layout.addWidget(widget)
+
+    def set_devices(self, reasons: dict[str, str | None]) -> None:
+        """Enable present devices; absent ones stay listed, disabled, with the reason as tooltip."""
+        model = self.device_combo.model()
+        assert isinstance(model, QStandardItemModel)
+        for row in range(self.device_combo.count()):
+            kind = self.device_combo.itemData(row)
+            item = model.item(row)
+            reason = reasons.get(kind)
+            item.setEnabled(reason is None)
+            item.setToolTip(reason or f"Run on the {kind}")
+            self.device_combo.setItemText(row, kind if reason is None else f"{kind} (not available)")
+
+    def set_device(self, kind: str) -> None:
+        index = self.device_combo.findData(kind)
+        if index >= 0:
+            self.device_combo.setCurrentIndex(index)
+
+    def device(self) -> str:
+        return self.device_combo.currentData()
+
+    def set_model_text(self, text: str, tooltip: str = "") -> None:
+        self.model_label.setText(text)
+        self.model_label.setToolTip(tooltip)
+
+    def _on_k(self, value: int) -> None:
+        self.k_label.setText(str(value))
+        self.sig_k_changed.emit(value)
+
+
+class OptionsPanel(QWidget):
+    """Max new tokens, thinking, sampling (locked to greedy while EAGLE-3 is on), system prompt."""
+
+    sig_changed = Signal()
+    """Any option changed."""
+
+    GREEDY_REASON = (
+        "Locked to greedy decoding while EAGLE-3 is on: OpenVINO GenAI streams EAGLE-3 replies greedily "
+        "only. Turn EAGLE-3 off to sample."
+    )
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        form = QFormLayout(self)
+        self.max_tokens = QSpinBox()
+        self.max_tokens.setObjectName("maxTokensSpin")
+        self.max_tokens.setRange(1, 32768)
+        self.max_tokens.setValue(512)
+        self.thinking = QCheckBox("Let the model think first")
+        self.thinking.setObjectName("thinkingCheck")
+        self.sampling = QCheckBox("Sample (temperature)")
+        self.sampling.setObjectName("samplingCheck")
+        self.temperature = QDoubleSpinBox()
+        self.temperature.setObjectName("temperatureSpin")
+        self.temperature.setRange(0.05, 2.0)
+        self.temperature.setSingleStep(0.05)
+        self.temperature.setValue(0.7)
+        self.sampling_note = QLabel()
+        self.sampling_note.setObjectName("samplingNote")
+        self.sampling_note.setWordWrap(True)
+        self.sampling_note.setStyleSheet("color: #6b7280;")
+        self.precision = QComboBox()
+        self.precision.setObjectName("precisionCombo")
+        self.precision.addItem("Fastest (device default)", "default")
+        self.precision.addItem("f32 (exact comparisons)", "f32")
+        self.precision.setToolTip(
+            "At the device's reduced precision, EAGLE-3 and plain answers can part after a while; at f32 "
+            "greedy answers are identical. Changing it reloads the model."
+        )
+        self.system_prompt = QPlainTextEdit()
+        self.system_prompt.setObjectName("systemPromptEdit")
+        self.system_prompt.setPlaceholderText("Optional instructions for this conversation")
+        self.system_prompt.setMaximumHeight(70)
+        form.addRow("Max new tokens", self.max_tokens)
+        form.addRow("Thinking", self.thinking)
+        sampling_row = QHBoxLayout()
+        sampling_row.addWidget(self.sampling)
+        sampling_row.addWidget(self.temperature)
+        form.addRow("Decoding", sampling_row)
+        form.addRow("", self.sampling_note)
+        form.addRow("Precision", self.precision)
+        form.addRow("System prompt", self.system_prompt)
+        for signal in (self.max_tokens.valueChanged, self.thinking.toggled, self.sampling.toggled,
+                       self.temperature.valueChanged):
+            signal.connect(self.sig_changed)
+        self.sampling.toggled.connect(lambda _: self._sync_sampling())
+        self._greedy_locked = False
+        self._sync_sampling()
+
+    def lock_greedy(self, locked: bool) -> None:
+        """While a draft is active sampling is refused by GenAI: lock it and say why, never change it silently."""
+        self._greedy_locked = locked
+        self._sync_sampling()
+
+    def set_thinking_supported(self, supported: bool) -> None:
+        self.thinking.setEnabled(supported)
+        self.thinking.setToolTip(
+            "" if supported else "This model's chat template has no thinking switch."
+        )
+
+    def sampling_active(self) -> bool:
+        return self.sampling.isChecked() and not self._greedy_locked
+
+    def _sync_sampling(self) -> None:
+        self.sampling.setEnabled(not self._greedy_locked)
+        self.temperature.setEnabled(self.sampling_active())
+        self.sampling_note.setText(self.GREEDY_REASON if self._greedy_locked else "")
+        self.sampling.setToolTip(self.GREEDY_REASON if self._greedy_locked else "")

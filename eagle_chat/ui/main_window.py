@@ -1,0 +1,457 @@
+"""MainWindow: assembles the panes and connects them to the ChatController.
+
+Left: conversations. Centre: model bar, chat, composer. Right: live speed chart, last reply's stats,
+generation options. The window asks the controller for everything; it never talks to the worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from eagle_chat.core.devices import DeviceInfo, NpuOptions, device_choices
+from eagle_chat.core.engine import GenerationResult, GenerationSettings, PipelineSpec
+from eagle_chat.settings import Settings
+from eagle_chat.ui import exporters
+from eagle_chat.ui.chat_view import ChatView
+from eagle_chat.ui.composer import PromptEdit
+from eagle_chat.ui.controller import ChatController
+from eagle_chat.ui.controls import ModelBar, OptionsPanel
+from eagle_chat.ui.conversation_list import ConversationList
+from eagle_chat.ui.speed_chart import SpeedChart
+
+TOY_NOTE = "bundled tiny pair — toy quality, for trying the app"
+
+
+@dataclass
+class ModelChoice:
+    """Which folders to load; ``bundled`` marks the tiny pair shipped with the app."""
+
+    target_dir: Path
+    draft_dir: Path | None
+    bundled: bool = False
+
+    def label(self) -> str:
+        name = self.target_dir.name + (f" + {self.draft_dir.name}" if self.draft_dir else " (no draft)")
+        return f"{name} ({TOY_NOTE})" if self.bundled else name
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        controller: ChatController,
+        settings: Settings,
+        *,
+        model: ModelChoice,
+        devices: list[DeviceInfo],
+        save_settings: Callable[[Settings], None],
+        cache_dir: Path | None = None,
+    ):
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("EagleChat")
+        self.controller = controller
+        self.settings = settings
+        self.model = model
+        self.devices = devices
+        self._save_settings = save_settings
+        self._cache_dir = cache_dir
+        self._has_draft = False
+        self._build()
+        self._connect()
+        self._apply_settings()
+
+    # --- public API ----------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Show the last conversation and load the model."""
+        self.refresh_conversations()
+        last = self.settings.last_conversation_id
+        if last is not None and self.controller.store.load_conversation(last) is not None:
+            self.controller.open_conversation(last)
+        self.load_model()
+
+    def load_model(self) -> None:
+        self.controller.load(self.pipeline_spec())
+
+    def pipeline_spec(self) -> PipelineSpec:
+        return PipelineSpec(
+            target_dir=self.model.target_dir,
+            draft_dir=self.model.draft_dir,
+            device=self.settings.device,
+            precision="f32" if self.settings.precision == "f32" else "default",
+            cache_dir=self._cache_dir,
+            npu=NpuOptions(),
+        )
+
+    def generation_settings(self) -> GenerationSettings:
+        return GenerationSettings(
+            max_new_tokens=self.options.max_tokens.value(),
+            speculative=self._has_draft and self.model_bar.draft_toggle.isChecked(),
+            num_assistant_tokens=self.model_bar.k_slider.value(),
+            thinking=self.options.thinking.isChecked() if self.options.thinking.isEnabled() else None,
+            do_sample=self.options.sampling_active(),
+            temperature=self.options.temperature.value(),
+        )
+
+    def show_notice(self, text: str, *, error: bool = False) -> None:
+        colour = "#fee2e2" if error else "#fef3c7"
+        self.notice.setStyleSheet(f"background: {colour}; padding: 6px; border-radius: 4px;")
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
+    def refresh_conversations(self) -> None:
+        current = self.controller.conversation.id if self.controller.conversation else None
+        self.conversations.set_conversations(
+            self.controller.store.list_conversations(self.conversations.search.text()), current
+        )
+
+    def choose_model_folders(self) -> None:
+        target = QFileDialog.getExistingDirectory(self, "Choose the model folder (OpenVINO IR)")
+        if not target:
+            return
+        draft = QFileDialog.getExistingDirectory(self, "Choose its EAGLE-3 draft folder (Cancel: none)")
+        self.set_model(ModelChoice(Path(target), Path(draft) if draft else None))
+
+    def set_model(self, model: ModelChoice) -> None:
+        self.model = model
+        self.settings.target_dir = None if model.bundled else str(model.target_dir)
+        self.settings.draft_dir = None if model.bundled or model.draft_dir is None else str(model.draft_dir)
+        self._persist()
+        self.load_model()
+
+    def tuned_k(self) -> int | None:
+        """The K auto-tune chose for the loaded model, draft and device, if any."""
+        if self.model.draft_dir is None:
+            return None
+        return self.settings.tuned_k.get(Settings.tune_key(self.model.target_dir, self.model.draft_dir,
+                                                           self.settings.device))
+
+    def save_tuned_k(self, k: int) -> None:
+        key = Settings.tune_key(self.model.target_dir, self.model.draft_dir, self.settings.device)
+        self.settings.tuned_k[key] = int(k)
+        self.model_bar.k_slider.setValue(min(max(int(k), 3), 7))
+        self._persist()
+
+    def open_compare(self, *, demo: bool = False):
+        """Show the side-by-side comparison (in presenter mode with ``demo``)."""
+        from eagle_chat.ui.compare_view import CompareView
+
+        if self.compare_view is None:
+            self.compare_view = CompareView(self.controller, self.generation_settings, None)
+            self.compare_view.sig_want_precision.connect(self.set_precision)
+        self.compare_view.show()
+        self.compare_view.set_demo(demo)
+        self.compare_view.raise_()
+        return self.compare_view
+
+    def open_tune(self):
+        from eagle_chat.ui.tune_dialog import TuneDialog
+
+        dialog = TuneDialog(self.controller, self)
+        dialog.sig_chosen.connect(self.save_tuned_k)
+        dialog.show()
+        self.tune_dialog = dialog
+        return dialog
+
+    def set_precision(self, precision: str) -> None:
+        """Reload at ``precision`` ("f32" or "default")."""
+        self.settings.precision = precision
+        self.options.precision.setCurrentIndex(self.options.precision.findData(precision))
+        self._persist()
+        self.load_model()
+
+    def export_conversation_stats(self, folder: Path) -> list[Path]:
+        conversation = self.controller.conversation
+        if conversation is None:
+            return []
+        return exporters.export_conversation(conversation, folder, chart=self.chart)
+
+    # --- slots ---------------------------------------------------------------------------------------
+    @Slot()
+    def send(self) -> None:
+        text = self.prompt.toPlainText()
+        self.controller.set_system_prompt(self.options.system_prompt.toPlainText())
+        if self.controller.conversation is None:
+            self.controller.new_conversation(self.options.system_prompt.toPlainText())
+        if self.controller.send(text, self.generation_settings()):
+            self.prompt.clear()
+            self.show_notice("")
+
+    @Slot(str)
+    def _on_state(self, state: str) -> None:
+        busy = state in ("loading", "generating")
+        self.send_button.setEnabled(state == "ready")
+        self.stop_button.setEnabled(state == "generating")
+        self.busy.setVisible(busy)
+        self.model_bar.device_combo.setEnabled(not busy)
+        self.model_bar.choose_button.setEnabled(not busy)
+        texts = {
+            "empty": "No model loaded",
+            "loading": f"Loading {self.model.label()} on {self.settings.device}…",
+            "ready": f"Ready — {self.model.label()} on {self.settings.device}",
+            "generating": "Generating…",
+        }
+        self.state_label.setText(texts.get(state, state))
+
+    @Slot(object)
+    def _on_loaded(self, info: dict) -> None:
+        self._has_draft = bool(info["has_draft"])
+        toggle = self.model_bar.draft_toggle
+        toggle.setEnabled(self._has_draft)
+        if not self._has_draft:
+            toggle.setToolTip("No EAGLE-3 draft loaded: choose a draft folder to compare.")
+        self.options.set_thinking_supported(bool(info["supports_thinking"]))
+        self._sync_greedy_lock()
+        self.model_bar.set_model_text(
+            self.model.label(), f"{self.model.target_dir}\n{self.model.draft_dir or 'no draft'}"
+        )
+        tuned = self.tuned_k()
+        if tuned is not None:
+            self.model_bar.k_slider.setValue(min(max(tuned, 3), 7))
+        self.statusBar().showMessage(f"Loaded in {info['load_time_ms'] / 1000:.1f} s", 5000)
+
+    @Slot(object)
+    def _on_conversation_opened(self, conversation) -> None:
+        self.chat.show_conversation(conversation)
+        self.settings.last_conversation_id = conversation.id if conversation else None
+        if conversation is not None:
+            self.options.system_prompt.setPlainText(conversation.system_prompt)
+        self.refresh_conversations()
+
+    @Slot(object)
+    def _on_message_added(self, message) -> None:
+        self.chat.append_message(message)
+
+    @Slot(object, str)
+    def _on_reply_text(self, message, text: str) -> None:
+        if message is not None:
+            message.content = text
+            self.chat.update_message(message)
+
+    @Slot(object, object)
+    def _on_reply_finished(self, message, result: GenerationResult | None) -> None:
+        self.chat.finish_message(message)
+        if result is not None:
+            self.stats_label.setText(result.stats.summary())
+            self.stats_label.setToolTip(self.stats_label.text())
+        self.refresh_conversations()
+
+    @Slot(int, str, object)
+    def _on_reply_started(self, request_id: int, mode: str, settings: GenerationSettings) -> None:
+        if self.controller.reply is None or self.controller.reply.message is None:
+            return  # comparisons and tuning chart in their own windows
+        label = "EAGLE-3" if mode == "speculative" else "baseline"
+        self.chart.begin(request_id, mode, label)
+
+    @Slot(int, str, object)
+    def _on_rate_points(self, request_id: int, _mode: str, points) -> None:
+        self.chart.add_points(request_id, points)
+
+    @Slot(str)
+    def _on_error(self, message: str) -> None:
+        self.show_notice(message, error=True)
+
+    def _sync_greedy_lock(self) -> None:
+        self.options.lock_greedy(self._has_draft and self.model_bar.draft_toggle.isChecked())
+
+    # --- building ------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.conversations = ConversationList()
+        self.model_bar = ModelBar()
+        self.model_bar.set_devices(device_choices(self.devices))
+        self.notice = QLabel()
+        self.notice.setObjectName("noticeLabel")
+        self.notice.setWordWrap(True)
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notice.setVisible(False)
+        self.chat = ChatView()
+        self.prompt = PromptEdit()
+        self.send_button = QPushButton("Send")
+        self.send_button.setObjectName("sendButton")
+        self.send_button.setEnabled(False)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setObjectName("stopButton")
+        self.stop_button.setEnabled(False)
+        self.chart = SpeedChart()
+        self.stats_label = QLabel("No reply yet")
+        self.stats_label.setObjectName("statsLabel")
+        self.stats_label.setWordWrap(True)
+        self.stats_label.setAccessibleName("Last reply statistics")
+        self.options = OptionsPanel()
+        self.compare_button = QPushButton("Compare baseline vs EAGLE-3")
+        self.compare_button.setObjectName("compareButton")
+        self.compare_button.clicked.connect(lambda: self.open_compare())
+        self.tune_button = QPushButton("Auto-tune draft tokens…")
+        self.tune_button.setObjectName("tuneButton")
+        self.tune_button.clicked.connect(self.open_tune)
+        self.compare_view = None
+        self.tune_dialog = None
+
+        composer = QHBoxLayout()
+        composer.addWidget(self.prompt, 1)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        composer.addLayout(buttons)
+        centre = QWidget()
+        centre_layout = QVBoxLayout(centre)
+        centre_layout.addWidget(self.model_bar)
+        centre_layout.addWidget(self.notice)
+        centre_layout.addWidget(self.chat, 1)
+        centre_layout.addLayout(composer)
+
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.addWidget(self.chart, 2)
+        side_layout.addWidget(self.stats_label)
+        side_layout.addWidget(self.compare_button)
+        side_layout.addWidget(self.tune_button)
+        side_layout.addWidget(self.options)
+        side_layout.addStretch(1)
+
+        splitter = QSplitter()
+        splitter.setObjectName("mainSplitter")
+        splitter.addWidget(self.conversations)
+        splitter.addWidget(centre)
+        splitter.addWidget(side)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([220, 640, 340])
+        self.setCentralWidget(splitter)
+
+        self.state_label = QLabel()
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.setVisible(False)
+        self.statusBar().addWidget(self.state_label, 1)
+        self.statusBar().addPermanentWidget(self.busy)
+
+        menu = self.menuBar().addMenu("&Models")
+        bundled = QAction("Bundled tiny pair (toy quality)", self)
+        bundled.triggered.connect(self._use_bundled)
+        choose = QAction("Choose model folders…", self)
+        choose.triggered.connect(self.choose_model_folders)
+        menu.addActions([bundled, choose])
+        self.models_menu = menu
+        view_menu = self.menuBar().addMenu("&View")
+        demo = QAction("Demo mode (full-screen comparison)", self, shortcut=QKeySequence(Qt.Key.Key_F11))
+        demo.triggered.connect(lambda: self.open_compare(demo=True))
+        compare = QAction("Compare baseline vs EAGLE-3", self)
+        compare.triggered.connect(lambda: self.open_compare())
+        view_menu.addActions([compare, demo])
+        chat_menu = self.menuBar().addMenu("&Conversation")
+        export = QAction("Export stats (CSV, JSON) and chart (PNG)…", self)
+        export.triggered.connect(self._export_clicked)
+        chat_menu.addAction(export)
+        new = QAction("New conversation", self, shortcut=QKeySequence.StandardKey.New)
+        new.triggered.connect(lambda: self.controller.new_conversation(self.options.system_prompt.toPlainText()))
+        self.addAction(new)
+        self.resize(1280, 800)
+
+    def _connect(self) -> None:
+        c = self.controller
+        c.sig_state.connect(self._on_state)
+        c.sig_loaded.connect(self._on_loaded)
+        c.sig_error.connect(self._on_error)
+        c.sig_conversations_changed.connect(self.refresh_conversations)
+        c.sig_conversation_opened.connect(self._on_conversation_opened)
+        c.sig_message_added.connect(self._on_message_added)
+        c.sig_reply_text.connect(self._on_reply_text)
+        c.sig_reply_finished.connect(self._on_reply_finished)
+        c.sig_reply_started.connect(self._on_reply_started)
+        c.sig_rate_points.connect(self._on_rate_points)
+        self.send_button.clicked.connect(self.send)
+        self.prompt.sig_submit.connect(self.send)
+        self.stop_button.clicked.connect(c.stop)
+        self.prompt.sig_escape.connect(c.stop)
+        self.conversations.sig_new.connect(lambda: c.new_conversation(self.options.system_prompt.toPlainText()))
+        self.conversations.sig_open.connect(c.open_conversation)
+        self.conversations.sig_rename.connect(c.rename_conversation)
+        self.conversations.sig_delete.connect(c.delete_conversation)
+        self.conversations.sig_search.connect(lambda _text: self.refresh_conversations())
+        self.model_bar.sig_choose_models.connect(self.choose_model_folders)
+        self.model_bar.sig_speculative_toggled.connect(self._on_speculative_toggled)
+        self.model_bar.sig_device_changed.connect(self._on_device_changed)
+        self.model_bar.sig_k_changed.connect(self._on_k_changed)
+        self.options.sig_changed.connect(self._on_options_changed)
+        self.options.precision.activated.connect(
+            lambda i: self.set_precision(self.options.precision.itemData(i))
+        )
+
+    def _apply_settings(self) -> None:
+        s = self.settings
+        self.model_bar.set_device(s.device)
+        self.model_bar.k_slider.setValue(min(max(s.num_assistant_tokens, 3), 7))
+        self.model_bar.draft_toggle.setChecked(s.speculative)
+        self.options.max_tokens.setValue(s.max_new_tokens)
+        self.options.thinking.setChecked(s.thinking)
+        self.options.system_prompt.setPlainText(s.system_prompt)
+        self.options.precision.setCurrentIndex(max(0, self.options.precision.findData(s.precision)))
+        self.model_bar.set_model_text(self.model.label())
+        if s.window_geometry:
+            self.restoreGeometry(QByteArray.fromBase64(s.window_geometry.encode()))
+
+    def _on_speculative_toggled(self, on: bool) -> None:
+        self.settings.speculative = on
+        self._sync_greedy_lock()
+        self._persist()
+
+    def _on_device_changed(self, kind: str) -> None:
+        if kind == self.settings.device:
+            return
+        self.settings.device = kind
+        self._persist()
+        self.load_model()
+
+    def _on_k_changed(self, k: int) -> None:
+        self.settings.num_assistant_tokens = k
+        self._persist()
+
+    def _on_options_changed(self) -> None:
+        self.settings.max_new_tokens = self.options.max_tokens.value()
+        self.settings.thinking = self.options.thinking.isChecked()
+        self._persist()
+
+    def _export_clicked(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Export this conversation's stats to…")
+        if folder:
+            written = self.export_conversation_stats(Path(folder))
+            self.statusBar().showMessage("Exported " + ", ".join(p.name for p in written), 8000)
+
+    def _use_bundled(self) -> None:
+        from eagle_chat import paths
+
+        self.set_model(ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True))
+
+    def _persist(self) -> None:
+        self._save_settings(self.settings)
+
+    # --- Qt overrides --------------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        self.settings.window_geometry = bytes(self.saveGeometry().toBase64()).decode()
+        self.settings.system_prompt = self.options.system_prompt.toPlainText()
+        self.controller.set_system_prompt(self.settings.system_prompt)
+        self._persist()
+        self.hide()
+        if self.compare_view is not None:
+            self.compare_view.runner.cancel()
+            self.compare_view.close()
+        self.controller.shutdown()
+        self.controller.store.close()
+        event.accept()

@@ -1,0 +1,88 @@
+"""Model text (untrusted Markdown) to the HTML subset Qt's rich text engine shows.
+
+Safety: raw HTML in the text is escaped, never rendered (markdown-it with ``html=False``); images are
+shown as their alt text and address, never fetched; links keep only http(s) and mailto targets and the
+view asks before opening them. Code blocks are highlighted with Pygments (inline styles, which Qt
+understands) and numbered so the view can offer a copy action per block.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+from markdown_it import MarkdownIt
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import TextLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+SAFE_LINK_SCHEMES = ("http://", "https://", "mailto:")
+MAX_HIGHLIGHT_CHARS = 20_000  # larger blocks are shown plain: highlighting them would stall the GUI
+CODE_BACKGROUND = "#f3f4f6"
+
+
+@dataclass
+class Rendered:
+    html: str
+    code_blocks: list[str] = field(default_factory=list)
+
+
+def _is_safe_link(url: str) -> bool:
+    return url.strip().lower().startswith(SAFE_LINK_SCHEMES)
+
+
+def _fence(tokens, idx, options, env) -> str:
+    """A highlighted code block; its source is collected in ``env["code_blocks"]`` for copying."""
+    token = tokens[idx]
+    blocks = env.setdefault("code_blocks", [])
+    index = len(blocks)
+    blocks.append(token.content)
+    language = (token.info or "").strip().split(" ")[0]
+    label = html.escape(language) if language else "code"
+    prefix = env.get("code_link_prefix", "")
+    copy = f'<a href="{prefix}{index}">Copy code</a>' if prefix else ""
+    return (
+        f'<table width="100%" cellpadding="6" cellspacing="0" bgcolor="{CODE_BACKGROUND}">'
+        f'<tr><td><span style="color:#6b7280;">{label}</span>&nbsp;&nbsp;{copy}'
+        f'<pre style="font-family:monospace;">{_highlight(token.content, language)}</pre></td></tr></table>'
+    )
+
+
+def _image(tokens, idx, options, env) -> str:
+    """Images are never fetched: show what and where instead."""
+    token = tokens[idx]
+    alt = html.escape(token.content or "image")
+    src = html.escape(token.attrGet("src") or "")
+    return f'<span style="color:#6b7280;">[image not loaded: {alt} — {src}]</span>'
+
+
+def _make_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "maxNesting": 20})
+    md.enable("table")
+    md.enable("strikethrough")
+    md.validateLink = _is_safe_link
+    md.renderer.rules["fence"] = _fence
+    md.renderer.rules["code_block"] = _fence
+    md.renderer.rules["image"] = _image
+    return md
+
+
+_PARSER = _make_parser()
+_FORMATTER = HtmlFormatter(noclasses=True, nowrap=True, style="default")
+
+
+def render_markdown(text: str, *, code_link_prefix: str = "") -> Rendered:
+    """Render ``text``; each code block gets a "Copy code" link ``{code_link_prefix}{index}``."""
+    env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix}
+    return Rendered(_PARSER.render(text, env), env["code_blocks"])
+
+
+def _highlight(code: str, language: str) -> str:
+    if len(code) > MAX_HIGHLIGHT_CHARS:
+        return html.escape(code)
+    try:
+        lexer = get_lexer_by_name(language) if language else TextLexer()
+    except ClassNotFound:
+        lexer = TextLexer()
+    return highlight(code, lexer, _FORMATTER).rstrip("\n")

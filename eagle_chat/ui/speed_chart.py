@@ -1,0 +1,92 @@
+"""SpeedChart: live tokens/s, one line per reply, coloured by mode, on a time axis from the reply's start."""
+
+from __future__ import annotations
+
+from PySide6.QtCharts import QChart, QChartView, QLineSeries, QValueAxis
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+MODE_COLOURS = {"speculative": QColor("#059669"), "baseline": QColor("#6b7280")}
+MODE_NAMES = {"speculative": "EAGLE-3", "baseline": "baseline"}
+MAX_SERIES = 8
+
+
+class SpeedChart(QChartView):
+    """Call ``begin(key, mode)``, then ``add_points(key, points)`` as they come; old lines fade out."""
+
+    def __init__(self, parent: QWidget | None = None, *, max_series: int = MAX_SERIES):
+        self._chart = QChart()
+        super().__init__(self._chart, parent)
+        self.setObjectName("speedChart")
+        self.setAccessibleName("Tokens per second chart")
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setMinimumHeight(180)
+        self._chart.setTitle("tokens/s")
+        self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        self._x = QValueAxis()
+        self._x.setTitleText("s")
+        self._x.setLabelFormat("%.1f")
+        self._y = QValueAxis()
+        self._y.setLabelFormat("%.0f")
+        self._chart.addAxis(self._x, Qt.AlignmentFlag.AlignBottom)
+        self._chart.addAxis(self._y, Qt.AlignmentFlag.AlignLeft)
+        self._max_series = max_series
+        self._series: dict[object, tuple[str, QLineSeries]] = {}
+        self._x_max = 1.0
+        self._y_max = 10.0
+        self._apply_ranges()
+
+    def begin(self, key: object, mode: str, label: str | None = None) -> QLineSeries:
+        """Start a new line for reply ``key``."""
+        while len(self._series) >= self._max_series:
+            oldest = next(iter(self._series))
+            self._chart.removeSeries(self._series.pop(oldest)[1])
+        series = QLineSeries()
+        series.setName(label or MODE_NAMES.get(mode, mode))
+        pen = QPen(MODE_COLOURS.get(mode, QColor("#2563eb")))
+        pen.setWidthF(2.0)
+        series.setPen(pen)
+        self._chart.addSeries(series)
+        series.attachAxis(self._x)
+        series.attachAxis(self._y)
+        self._series[key] = (mode, series)
+        self._refresh_legend()
+        return series
+
+    def add_points(self, key: object, points: list[tuple[float, float]]) -> None:
+        entry = self._series.get(key)
+        if entry is None or not points:
+            return
+        series = entry[1]
+        series.append([QPointF(t, rate) for t, rate in points])
+        self._x_max = max(self._x_max, max(t for t, _ in points))
+        self._y_max = max(self._y_max, max(rate for _, rate in points))
+        self._apply_ranges()
+
+    def series_for(self, key: object) -> QLineSeries | None:
+        entry = self._series.get(key)
+        return entry[1] if entry else None
+
+    def series_by_mode(self, mode: str) -> list[QLineSeries]:
+        return [s for m, s in self._series.values() if m == mode]
+
+    def clear(self) -> None:
+        for _, series in self._series.values():
+            self._chart.removeSeries(series)
+        self._series.clear()
+        self._x_max, self._y_max = 1.0, 10.0
+        self._apply_ranges()
+
+    def _apply_ranges(self) -> None:
+        self._x.setRange(0.0, self._x_max * 1.05)
+        self._y.setRange(0.0, self._y_max * 1.15)
+
+    def _refresh_legend(self) -> None:
+        """One legend entry per mode (the newest line of each), not one per reply."""
+        newest: dict[str, QLineSeries] = {}
+        for mode, series in self._series.values():
+            newest[mode] = series
+        for mode, series in self._series.values():
+            for marker in self._chart.legend().markers(series):
+                marker.setVisible(newest.get(mode) is series)

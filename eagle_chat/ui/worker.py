@@ -1,0 +1,99 @@
+"""GenerationWorker: lives on its own QThread, owns the engine (and so the OpenVINO pipeline).
+
+Requests arrive as queued slot calls from the controller; results leave as signals. The worker never
+touches a widget. Stopping does not go through the worker's event loop (it is blocked inside
+``generate()``): the controller sets the request's ``threading.Event`` directly, and the engine's streamer
+sees it within a decoding step.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from eagle_chat.core.devices import DeviceError
+from eagle_chat.core.engine import Engine, EngineError, GenerationSettings, PipelineSpec
+from eagle_chat.core.metrics import Chunk
+from eagle_chat.core.models import ModelFolderError
+
+
+class GenerationWorker(QObject):
+    """Loads a pipeline and runs replies on the thread it was moved to."""
+
+    sig_loading = Signal(object)
+    """A load started: the PipelineSpec."""
+    sig_loaded = Signal(object)
+    """A load finished: dict with has_draft, supports_thinking, load_time_ms, device, spec."""
+    sig_load_failed = Signal(object, str)
+    """A load failed: the spec and a sentence for the user. The previous pipeline is gone."""
+    sig_chunk = Signal(int, str, int, float)
+    """Streamed text: request id, text, running token count, seconds since the request started."""
+    sig_finished = Signal(int, object)
+    """A reply ended (completed or stopped): request id and the GenerationResult."""
+    sig_failed = Signal(int, str)
+    """A reply failed: request id and a sentence for the user."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._engine: Engine | None = None
+
+    @Slot(object)
+    def load(self, spec: PipelineSpec) -> None:
+        self._release()
+        self.sig_loading.emit(spec)
+        try:
+            engine = Engine(spec)
+        except (ModelFolderError, DeviceError, EngineError) as error:
+            self.sig_load_failed.emit(spec, str(error))
+            return
+        except Exception as error:  # an unexpected OpenVINO/driver error must not kill the thread
+            traceback.print_exc()
+            self.sig_load_failed.emit(spec, f"Loading failed unexpectedly: {error}")
+            return
+        self._engine = engine
+        self.sig_loaded.emit(
+            {
+                "spec": spec,
+                "has_draft": engine.has_draft,
+                "supports_thinking": engine.supports_thinking,
+                "load_time_ms": engine.load_time_ms,
+                "device": engine.plan.device,
+            }
+        )
+
+    @Slot(int, object, object, object)
+    def generate(self, request_id: int, messages, settings: GenerationSettings, stop: threading.Event) -> None:
+        if self._engine is None:
+            self.sig_failed.emit(request_id, "No model is loaded yet.")
+            return
+        if stop.is_set():  # stopped while queued
+            self.sig_failed.emit(request_id, "Stopped before it started.")
+            return
+
+        def on_chunk(chunk: Chunk) -> None:
+            # Called on OpenVINO's streaming thread; emitting is thread-safe and queued to the GUI.
+            self.sig_chunk.emit(request_id, chunk.text, chunk.tokens, chunk.t)
+
+        try:
+            result = self._engine.generate(messages, settings, on_chunk=on_chunk, stop=stop)
+        except EngineError as error:
+            self.sig_failed.emit(request_id, str(error))
+            return
+        except Exception as error:
+            traceback.print_exc()
+            self.sig_failed.emit(request_id, f"Generation failed unexpectedly: {error}")
+            return
+        self.sig_finished.emit(request_id, result)
+
+    @Slot()
+    def shutdown(self) -> None:
+        """Release the pipeline on this thread, then end the thread's event loop."""
+        self._release()
+        QThread.currentThread().quit()
+
+    def _release(self) -> None:
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None

@@ -1,0 +1,78 @@
+"""Shared fixtures: offscreen Qt, a private EAGLE_CHAT_HOME per test, the tiny models, leak checks."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["HF_HUB_OFFLINE"] = os.environ.get("HF_HUB_OFFLINE", "1")
+
+import eagle_chat  # noqa: E402,F401 - applies the privacy switches before anything imports openvino
+
+MODELS_DIR = Path(__file__).parent / "models"
+TINY_TARGET = MODELS_DIR / "tiny-qwen3"
+TINY_DRAFT = MODELS_DIR / "tiny-qwen3-eagle3"
+PROMPTS_FILE = Path(__file__).parent / "prompts.txt"
+# f32 everywhere in tests: at the CPU's default bf16, near-tied logits can make greedy outputs part.
+F32 = "f32"
+
+
+@pytest.fixture(autouse=True)
+def eagle_home(tmp_path_factory, monkeypatch) -> Path:
+    """Every test gets its own EAGLE_CHAT_HOME, so nothing touches the real user folders."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("EAGLE_CHAT_HOME", str(home))
+    return home
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_threads():
+    """Fail a test that leaves a Python thread or a controller QThread running."""
+    before = set(threading.enumerate())
+    yield
+    import sys
+
+    leaked = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    for thread in leaked:
+        thread.join(timeout=5)
+    leaked = [t for t in leaked if t.is_alive()]
+    assert not leaked, f"threads outlived the test: {leaked}"
+    controller = sys.modules.get("eagle_chat.ui.controller")
+    if controller is not None:
+        running = [t for t in list(controller.LIVE_THREADS) if t.isRunning()]
+        assert not running, f"QThreads outlived the test: {[t.objectName() for t in running]}"
+
+
+@pytest.fixture(scope="session")
+def tiny_pair() -> tuple[Path, Path]:
+    assert (TINY_TARGET / "openvino_model.xml").is_file(), "tiny models missing: run tools/build_tiny_models.py"
+    return TINY_TARGET, TINY_DRAFT
+
+
+@pytest.fixture(scope="session")
+def prompts() -> list[str]:
+    return [line for line in PROMPTS_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def spec_engine(tiny_pair):
+    """One EAGLE-3 engine on the tiny pair (f32), shared by the engine tests."""
+    from eagle_chat.core.engine import Engine, PipelineSpec
+
+    engine = Engine(PipelineSpec(tiny_pair[0], tiny_pair[1], device="CPU", precision=F32))
+    yield engine
+    engine.close()
+
+
+@pytest.fixture(scope="session")
+def plain_engine(tiny_pair):
+    """A draft-free engine on the tiny target (f32): the reference for lossless checks."""
+    from eagle_chat.core.engine import Engine, PipelineSpec
+
+    engine = Engine(PipelineSpec(tiny_pair[0], None, device="CPU", precision=F32))
+    yield engine
+    engine.close()

@@ -1,0 +1,48 @@
+"""GUI fixtures: the real main window, wired to the real engine on the bundled tiny pair."""
+
+from __future__ import annotations
+
+import pytest
+
+LOAD_TIMEOUT_MS = 60_000
+REPLY_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture
+def open_window(qtbot, eagle_home):
+    """A factory: ``open_window(*argv)`` returns a loaded MainWindow; every window is closed at teardown."""
+    from eagle_chat.app import create_main_window
+
+    windows = []
+
+    def factory(*argv: str, wait_loaded: bool = True):
+        window = create_main_window(list(argv))
+        windows.append(window)
+        qtbot.addWidget(window)
+        if wait_loaded:
+            wait_ready(qtbot, window)
+        return window
+
+    yield factory
+    for window in windows:
+        window.close()
+        assert not window.controller._thread.isRunning()
+
+
+def wait_ready(qtbot, window) -> None:
+    qtbot.waitUntil(lambda: window.controller.state in ("ready", "empty"), timeout=LOAD_TIMEOUT_MS)
+    assert window.controller.state == "ready", window.notice.text()
+
+
+def send(qtbot, window, text: str, *, wait: bool = True):
+    """Type ``text`` into the prompt and press Enter, like a user; returns the finished (message, result)."""
+    from PySide6.QtCore import Qt
+
+    window.prompt.setFocus()
+    qtbot.keyClicks(window.prompt, text)
+    if not wait:
+        qtbot.keyClick(window.prompt, Qt.Key.Key_Return)
+        return None
+    with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=REPLY_TIMEOUT_MS) as blocker:
+        qtbot.keyClick(window.prompt, Qt.Key.Key_Return)
+    return blocker.args

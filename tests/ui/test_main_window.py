@@ -1,0 +1,164 @@
+"""The real window on the real engine: send, stream, chart, modes, K, stop, close, reopen."""
+
+from __future__ import annotations
+
+from PySide6.QtCharts import QChartView
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSlider, QTextBrowser
+
+from tests.ui.conftest import REPLY_TIMEOUT_MS, send, wait_ready
+
+
+def test_widgets_carry_their_object_names(open_window):
+    window = open_window()
+    for name, kind in [
+        ("chatView", QTextBrowser), ("promptEdit", QPlainTextEdit), ("sendButton", QPushButton),
+        ("stopButton", QPushButton), ("deviceCombo", QComboBox), ("assistantTokensSlider", QSlider),
+        ("speedChart", QChartView), ("draftToggle", QPushButton),
+    ]:
+        assert window.findChild(kind, name) is not None, name
+    slider = window.findChild(QSlider, "assistantTokensSlider")
+    assert (slider.minimum(), slider.maximum()) == (3, 7)
+    assert window.findChild(QPushButton, "draftToggle").isCheckable()
+    assert window.findChild(object, "statsLabel") is not None
+    assert window.findChild(object, "conversationList") is not None
+    assert "toy quality" in window.model_bar.model_label.text()
+
+
+def test_absent_devices_are_listed_disabled_with_a_reason(open_window):
+    window = open_window()
+    combo = window.model_bar.device_combo
+    model = combo.model()
+    rows = {combo.itemData(i): model.item(i) for i in range(combo.count())}
+    assert rows["CPU"].isEnabled()
+    present = {d.kind for d in window.devices}
+    for kind in ("GPU", "NPU"):
+        if kind not in present:
+            assert not rows[kind].isEnabled()
+            assert "No Intel" in rows[kind].toolTip()
+
+
+def test_send_streams_a_speculative_reply_and_charts_it(qtbot, open_window):
+    window = open_window()
+    chunks = []
+    window.controller._worker.sig_chunk.connect(lambda *args: chunks.append(args), Qt.ConnectionType.DirectConnection)
+    window.options.max_tokens.setValue(96)
+    message, result = send(qtbot, window, "Write a Python function that reverses a string.")
+    assert len(chunks) > 3, "several chunk signals before finished"
+    assert result.stats.mode == "speculative" and result.stats.generated_tokens > 0
+    assert message.content == result.text and message.status == "complete"
+    assert result.text.strip()[:20] in window.chat.toPlainText()
+    series = window.chart.series_by_mode("speculative")
+    assert len(series) == 1 and series[0].count() > 2
+    assert "speculative" in window.stats_label.text() and "K=5" in window.stats_label.text()
+    assert window.prompt.toPlainText() == ""
+
+
+def test_draft_off_gives_a_baseline_series(qtbot, open_window):
+    window = open_window()
+    window.options.max_tokens.setValue(48)
+    send(qtbot, window, "def parse_args(argv):")
+    qtbot.mouseClick(window.model_bar.draft_toggle, Qt.MouseButton.LeftButton)
+    assert not window.model_bar.draft_toggle.isChecked()
+    _, result = send(qtbot, window, "def parse_args(argv):")
+    assert result.stats.mode == "baseline" and result.stats.accepted_tokens == 0
+    assert len(window.chart.series_by_mode("baseline")) == 1
+    assert len(window.chart.series_by_mode("speculative")) == 1
+    assert "baseline" in window.stats_label.text()
+
+
+def test_k_slider_applies_to_the_next_reply(qtbot, open_window):
+    window = open_window()
+    window.options.max_tokens.setValue(48)
+    for k in (3, 7):
+        window.model_bar.k_slider.setValue(k)
+        _, result = send(qtbot, window, "Write quicksort in Python.")
+        assert result.stats.num_assistant_tokens == k
+        assert f"K={k}" in window.stats_label.text()
+    assert window.settings.num_assistant_tokens == 7
+
+
+def test_sampling_is_locked_to_greedy_while_the_draft_is_on(qtbot, open_window):
+    window = open_window()
+    assert not window.options.sampling.isEnabled()
+    assert "greedy" in window.options.sampling_note.text()
+    window.model_bar.draft_toggle.setChecked(False)
+    assert window.options.sampling.isEnabled() and window.options.sampling_note.text() == ""
+    window.options.sampling.setChecked(True)
+    assert window.generation_settings().do_sample
+    window.model_bar.draft_toggle.setChecked(True)
+    assert not window.generation_settings().do_sample
+
+
+def test_stop_mid_reply(qtbot, open_window):
+    window = open_window()
+    window.options.max_tokens.setValue(4000)
+    with qtbot.waitSignal(window.controller.sig_reply_text, timeout=REPLY_TIMEOUT_MS):
+        send(qtbot, window, "Explain context managers.", wait=False)
+    assert window.stop_button.isEnabled()
+    with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=REPLY_TIMEOUT_MS) as blocker:
+        qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
+    message, result = blocker.args
+    assert result.stopped and message.status == "stopped"
+    assert result.stats.generated_tokens < 4000
+    assert window.send_button.isEnabled() and not window.stop_button.isEnabled()
+
+
+def test_escape_stops_and_shift_enter_adds_a_line(qtbot, open_window):
+    window = open_window()
+    qtbot.keyClicks(window.prompt, "line one")
+    qtbot.keyClick(window.prompt, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(window.prompt, "line two")
+    assert window.prompt.toPlainText() == "line one\nline two"
+    window.options.max_tokens.setValue(4000)
+    with qtbot.waitSignal(window.controller.sig_reply_text, timeout=REPLY_TIMEOUT_MS):
+        qtbot.keyClick(window.prompt, Qt.Key.Key_Return)
+    with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=REPLY_TIMEOUT_MS) as blocker:
+        qtbot.keyClick(window.prompt, Qt.Key.Key_Escape)
+    assert blocker.args[1].stopped
+
+
+def test_close_mid_reply_then_reopen_on_the_same_home(qtbot, open_window):
+    window = open_window()
+    window.options.max_tokens.setValue(4000)
+    send(qtbot, window, "Say hello.")
+    with qtbot.waitSignal(window.controller.sig_reply_text, timeout=REPLY_TIMEOUT_MS):
+        send(qtbot, window, "Write a long story about parsers.", wait=False)
+    conversation_id = window.controller.conversation.id
+    window.close()
+    assert not window.controller._thread.isRunning()
+
+    again = open_window()
+    assert again.conversations.titles() == ["Say hello."]
+    again.controller.open_conversation(conversation_id)
+    messages = again.controller.conversation.messages
+    assert [m.role for m in messages] == ["user", "assistant", "user", "assistant"]
+    assert messages[3].status == "stopped" and messages[3].content
+    assert "Write a long story about parsers." in again.chat.toPlainText()
+
+
+def test_conversations_new_rename_search_delete(qtbot, open_window):
+    window = open_window()
+    window.options.max_tokens.setValue(16)
+    send(qtbot, window, "First topic")
+    qtbot.mouseClick(window.conversations.new_button, Qt.MouseButton.LeftButton)
+    send(qtbot, window, "Second topic")
+    assert window.conversations.titles() == ["Second topic", "First topic"]
+    window.conversations.list.setCurrentRow(1)
+    window.conversations.rename_current("Renamed")
+    assert "Renamed" in window.conversations.titles()
+    window.conversations.search.setText("renam")
+    assert window.conversations.titles() == ["Renamed"]
+    window.conversations.search.setText("")
+    window.conversations.confirm = False
+    window.conversations.list.setCurrentRow(0)
+    window.conversations.delete_current()
+    assert window.conversations.titles() == ["Renamed"]
+
+
+def test_broken_model_folder_is_reported_and_the_app_keeps_running(qtbot, open_window, tmp_path):
+    window = open_window("--model", str(tmp_path), "--draft", str(tmp_path), wait_loaded=False)
+    qtbot.waitUntil(lambda: window.controller.state == "empty" and not window.notice.isHidden(), timeout=30_000)
+    assert "openvino_model.xml" in window.notice.text()
+    window._use_bundled()
+    wait_ready(qtbot, window)
