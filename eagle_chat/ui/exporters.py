@@ -1,0 +1,49 @@
+"""Export a conversation's per-message stats as CSV and JSON, and a chart as PNG."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from PySide6.QtWidgets import QWidget
+
+from eagle_chat.core.conversation import Conversation
+
+STAT_FIELDS = (
+    "mode", "num_assistant_tokens", "generated_tokens", "input_tokens", "ttft_ms", "tpot_ms", "tokens_per_s",
+    "duration_ms", "accepted_tokens", "draft_tokens", "acceptance", "tokens_per_step", "stopped", "device",
+)
+
+
+def conversation_rows(conversation: Conversation) -> list[dict]:
+    """One row per assistant reply that has stats, in order."""
+    rows = []
+    for index, message in enumerate(conversation.messages):
+        if message.role != "assistant" or message.stats is None:
+            continue
+        stats = message.stats.to_dict()
+        rows.append({"message_index": index, "status": message.status, "created": message.created,
+                     **{f: stats.get(f) for f in STAT_FIELDS}})
+    return rows
+
+
+def export_conversation(conversation: Conversation, folder: Path, *, chart: QWidget | None = None) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"conversation-{conversation.id}"
+    rows = conversation_rows(conversation)
+    csv_path = folder / f"{stem}-stats.csv"
+    with csv_path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["message_index", "status", "created", *STAT_FIELDS])
+        writer.writeheader()
+        writer.writerows(rows)
+    json_path = folder / f"{stem}-stats.json"
+    json_path.write_text(
+        json.dumps({"title": conversation.title, "replies": rows}, indent=2, ensure_ascii=False), encoding="utf-8"
+    )
+    written = [csv_path, json_path]
+    if chart is not None:
+        png_path = folder / f"{stem}-chart.png"
+        chart.grab().save(str(png_path))
+        written.append(png_path)
+    return written

@@ -1,0 +1,108 @@
+"""Compare mode, auto-tune (persisted and used), demo mode and exports, on the real window and engine."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from PySide6.QtCore import Qt
+
+from eagle_chat import paths
+from eagle_chat.settings import Settings, load_settings
+from tests.ui.conftest import REPLY_TIMEOUT_MS, send, wait_ready
+
+
+def at_f32(qtbot, window):
+    with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
+        window.set_precision("f32")
+    wait_ready(qtbot, window)
+
+
+def test_compare_fills_both_panes_and_reports_identical_answers(qtbot, open_window):
+    window = open_window()
+    at_f32(qtbot, window)
+    window.options.max_tokens.setValue(64)
+    qtbot.mouseClick(window.compare_button, Qt.MouseButton.LeftButton)
+    view = window.compare_view
+    assert view is not None and view.isVisible()
+    view.repeats.setValue(2)
+    with qtbot.waitSignal(view.sig_finished, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
+        qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    comparison = blocker.args[0]
+    assert view.baseline_pane.toPlainText() and view.speculative_pane.toPlainText()
+    assert view.baseline_pane.toPlainText() == view.speculative_pane.toPlainText()
+    assert comparison.identical and len(comparison.baseline) == len(comparison.speculative) == 2
+    summary = view.summary.text()
+    assert "Answers identical" in summary and f"×{comparison.speedup:.2f}" in summary
+    assert comparison.speedup > 0
+    assert len(view.chart.series_by_mode("baseline")) == 2 and len(view.chart.series_by_mode("speculative")) == 2
+    assert window.controller.conversation is None or not window.controller.conversation.messages
+
+
+def test_compare_export_writes_csv_json_png(qtbot, open_window, tmp_path):
+    window = open_window()
+    window.options.max_tokens.setValue(24)
+    view = window.open_compare()
+    with qtbot.waitSignal(view.sig_finished, timeout=REPLY_TIMEOUT_MS):
+        view.run("def parse_args(argv):")
+    written = view.export(tmp_path / "out")
+    assert sorted(p.suffix for p in written) == [".csv", ".json", ".png"]
+    rows = list(csv.DictReader(written[0].open(encoding="utf-8")))
+    assert [r["mode"] for r in rows] == ["baseline", "speculative"]
+    data = json.loads(written[1].read_text(encoding="utf-8"))
+    assert data["speculative_text"] == view.speculative_pane.toPlainText()
+    assert written[2].stat().st_size > 1000
+
+
+def test_demo_mode_is_full_screen_with_large_type_and_presets(qtbot, open_window):
+    window = open_window()
+    window.options.max_tokens.setValue(16)
+    normal = window.open_compare().font().pointSizeF()
+    view = window.open_compare(demo=True)
+    assert view.windowState() & Qt.WindowState.WindowFullScreen
+    assert view.font().pointSizeF() > normal * 1.4
+    assert view.presets_row.isVisible()
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow)
+    with qtbot.waitSignal(view.sig_finished, timeout=REPLY_TIMEOUT_MS):
+        qtbot.keyClick(view.prompt, Qt.Key.Key_F5)
+    assert view.speculative_pane.toPlainText()
+
+
+def test_auto_tune_is_persisted_and_used_by_the_next_reply(qtbot, open_window, eagle_home):
+    window = open_window()
+    dialog = window.open_tune()
+    dialog.ks, dialog.prompts, dialog.max_new_tokens = (3, 6), ("Write quicksort in Python.",), 32
+    with qtbot.waitSignal(dialog.sig_chosen, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    chosen = blocker.args[0]
+    assert chosen in (3, 6)
+    assert {s.k for s in dialog.report.summary} == {3, 6}
+    assert f"K={chosen}" in dialog.status.text()
+    key = Settings.tune_key(paths.tiny_target_dir(), paths.tiny_draft_dir(), "CPU")
+    saved, _ = load_settings(paths.settings_file())
+    assert saved.tuned_k[key] == chosen
+    assert window.model_bar.k_slider.value() == chosen
+    dialog.close()
+    window.options.max_tokens.setValue(16)
+    _, result = send(qtbot, window, "hello")
+    assert result.stats.num_assistant_tokens == chosen
+
+    # A later session starts on the tuned K even if the slider was moved meanwhile.
+    window.model_bar.k_slider.setValue(4 if chosen != 4 else 5)
+    window.close()
+    again = open_window()
+    assert again.model_bar.k_slider.value() == chosen
+
+
+def test_conversation_stats_export(qtbot, open_window, tmp_path):
+    window = open_window()
+    window.options.max_tokens.setValue(16)
+    send(qtbot, window, "one")
+    window.model_bar.draft_toggle.setChecked(False)
+    send(qtbot, window, "two")
+    written = window.export_conversation_stats(tmp_path)
+    rows = list(csv.DictReader(written[0].open(encoding="utf-8")))
+    assert [r["mode"] for r in rows] == ["speculative", "baseline"]
+    assert json.loads(written[1].read_text())["replies"][1]["accepted_tokens"] == 0
+    assert written[2].suffix == ".png" and written[2].stat().st_size > 1000
