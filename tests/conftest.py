@@ -13,7 +13,11 @@ os.environ["HF_HUB_OFFLINE"] = os.environ.get("HF_HUB_OFFLINE", "1")
 
 import eagle_chat  # noqa: E402,F401 - applies the privacy switches before anything imports openvino
 
-MODELS_DIR = Path(__file__).parent / "models"
+# The local model hub (fixtures fake_hub, hub_env, tiny_catalog) for the download / Get models tests.
+pytest_plugins = ["tests.fake_hub"]
+
+# EAGLE_CHAT_TINY_MODELS runs the whole suite on another pair of the same layout.
+MODELS_DIR = Path(os.environ.get("EAGLE_CHAT_TINY_MODELS") or Path(__file__).parent / "models")
 TINY_TARGET = MODELS_DIR / "tiny-qwen3"
 TINY_DRAFT = MODELS_DIR / "tiny-qwen3-eagle3"
 PROMPTS_FILE = Path(__file__).parent / "prompts.txt"
