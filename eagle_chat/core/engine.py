@@ -174,7 +174,8 @@ class Engine:
                 inputs.set_extra_context({"enable_thinking": bool(settings.thinking)})
         stop = stop or threading.Event()
         streamer = _ChunkStreamer(self._tokenizer, on_chunk, stop)
-        mode = "speculative" if config.num_assistant_tokens > 0 else "baseline"
+        speculative = self.has_draft and bool(config.num_assistant_tokens)
+        mode = "speculative" if speculative else "baseline"
         with self._lock:  # one generation at a time per pipeline
             streamer.start()
             try:
@@ -188,7 +189,7 @@ class Engine:
         stats = stats_from_result(
             result,
             mode=mode,
-            num_assistant_tokens=config.num_assistant_tokens,
+            num_assistant_tokens=config.num_assistant_tokens if speculative else 0,
             device=self.plan.device,
             streamed_tokens=streamer.tokens,
             stopped=stopped,
@@ -207,10 +208,11 @@ class Engine:
         speculative = settings.speculative
         if speculative and not self.has_draft:
             raise EngineError("Speculative decoding needs an EAGLE-3 draft model; choose a draft folder first.")
-        if speculative and settings.do_sample:
+        if self.has_draft and settings.do_sample:
+            # Even with zero draft tokens GenAI's EAGLE-3 pipeline streams greedily only.
             raise SamplingWithDraftError(
-                "Sampling is not available while the EAGLE-3 draft is active: OpenVINO GenAI streams "
-                "EAGLE-3 replies with greedy decoding only. Turn speculative decoding off to sample."
+                "Sampling is not available while an EAGLE-3 draft is loaded: OpenVINO GenAI streams "
+                "EAGLE-3 pipelines with greedy decoding only. Load the model without its draft to sample."
             )
         config = self._pipe.get_generation_config()
         config.max_new_tokens = int(settings.max_new_tokens)

@@ -113,8 +113,8 @@ class OptionsPanel(QWidget):
     """Any option changed."""
 
     GREEDY_REASON = (
-        "Locked to greedy decoding while EAGLE-3 is on: OpenVINO GenAI streams EAGLE-3 replies greedily "
-        "only. Turn EAGLE-3 off to sample."
+        "Locked to greedy decoding while an EAGLE-3 draft is loaded: OpenVINO GenAI streams EAGLE-3 "
+        "pipelines greedily only. Load the model without a draft to sample."
     )
 
     def __init__(self, parent: QWidget | None = None):

@@ -268,7 +268,7 @@ class MainWindow(QMainWindow):
         self.show_notice(message, error=True)
 
     def _sync_greedy_lock(self) -> None:
-        self.options.lock_greedy(self._has_draft and self.model_bar.draft_toggle.isChecked())
+        self.options.lock_greedy(self._has_draft)
 
     # --- building ------------------------------------------------------------------------------------
     def _build(self) -> None:

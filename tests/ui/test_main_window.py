@@ -6,6 +6,7 @@ from PySide6.QtCharts import QChartView
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSlider, QTextBrowser
 
+from eagle_chat.ui.main_window import ModelChoice
 from tests.ui.conftest import REPLY_TIMEOUT_MS, send, wait_ready
 
 
@@ -78,16 +79,21 @@ def test_k_slider_applies_to_the_next_reply(qtbot, open_window):
     assert window.settings.num_assistant_tokens == 7
 
 
-def test_sampling_is_locked_to_greedy_while_the_draft_is_on(qtbot, open_window):
+def test_sampling_is_locked_to_greedy_while_a_draft_is_loaded(qtbot, open_window, tiny_pair):
     window = open_window()
     assert not window.options.sampling.isEnabled()
     assert "greedy" in window.options.sampling_note.text()
-    window.model_bar.draft_toggle.setChecked(False)
-    assert window.options.sampling.isEnabled() and window.options.sampling_note.text() == ""
+    window.model_bar.draft_toggle.setChecked(False)  # still loaded: GenAI streams it greedily even at K=0
+    assert not window.options.sampling.isEnabled()
     window.options.sampling.setChecked(True)
-    assert window.generation_settings().do_sample
-    window.model_bar.draft_toggle.setChecked(True)
     assert not window.generation_settings().do_sample
+    with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
+        window.set_model(ModelChoice(tiny_pair[0], None))
+    assert window.options.sampling.isEnabled() and window.options.sampling_note.text() == ""
+    assert not window.model_bar.draft_toggle.isEnabled()
+    window.options.max_tokens.setValue(8)
+    _, result = send(qtbot, window, "hello")
+    assert result.stats.mode == "baseline" and window.generation_settings().do_sample
 
 
 def test_stop_mid_reply(qtbot, open_window):

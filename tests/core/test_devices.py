@@ -1,0 +1,54 @@
+import pytest
+
+from eagle_chat.core.devices import (
+    DeviceError,
+    DeviceInfo,
+    NpuOptions,
+    device_choices,
+    list_devices,
+    pipeline_properties,
+    resolve_device,
+)
+
+
+def test_real_cpu_is_listed_with_a_name():
+    devices = list_devices()
+    cpu = [d for d in devices if d.kind == "CPU"]
+    assert cpu and cpu[0].full_name
+
+
+def test_absent_devices_are_named_with_a_reason():
+    reasons = device_choices([DeviceInfo("CPU", "CPU", "x86")])
+    assert reasons["CPU"] is None
+    assert "GPU" in reasons["GPU"] and "NPU" in reasons["NPU"]
+    with pytest.raises(DeviceError, match="NPU is not available"):
+        resolve_device("npu", [DeviceInfo("CPU", "CPU", "x86")])
+
+
+def test_npu_is_passed_as_exactly_NPU_and_gpu_by_kind():
+    devices = [DeviceInfo("CPU", "CPU", "c"), DeviceInfo("GPU.0", "GPU", "g0"), DeviceInfo("GPU.1", "GPU", "g1"),
+               DeviceInfo("NPU", "NPU", "n")]
+    assert resolve_device("npu", devices) == "NPU"
+    assert resolve_device("GPU", devices) == "GPU"
+    with pytest.raises(DeviceError, match="Unknown device"):
+        resolve_device("TPU", devices)
+
+
+def test_npu_properties(tmp_path):
+    props = pipeline_properties("NPU", cache_dir=tmp_path, npu=NpuOptions(2048, 256, "DRIVER"), precision="f32")
+    assert props == {
+        "CACHE_DIR": str(tmp_path),
+        "MAX_PROMPT_LEN": 2048,
+        "MIN_RESPONSE_LEN": 256,
+        "NPU_COMPILER_TYPE": "DRIVER",
+    }
+    assert "LLM_MIN_RESPONSE_LEN" not in props  # a wrong spelling seen in circulating samples
+
+
+def test_npu_defaults_and_cpu_gpu_precision(tmp_path):
+    assert pipeline_properties("NPU") == {"MAX_PROMPT_LEN": 1024, "MIN_RESPONSE_LEN": 128}
+    assert pipeline_properties("CPU") == {}
+    assert pipeline_properties("GPU.1", precision="f32") == {
+        "INFERENCE_PRECISION_HINT": "f32",
+        "KV_CACHE_PRECISION": "f32",
+    }

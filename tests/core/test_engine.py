@@ -1,0 +1,152 @@
+"""The engine on the committed tiny pair (f32): lossless, accepting, steerable, stoppable."""
+
+import threading
+
+import pytest
+
+from eagle_chat.core.devices import NpuOptions
+from eagle_chat.core.engine import (
+    EngineError,
+    GenerationSettings,
+    PipelineSpec,
+    SamplingWithDraftError,
+    plan_load,
+)
+
+SPEC = GenerationSettings(max_new_tokens=64, speculative=True, num_assistant_tokens=5)
+BASE = GenerationSettings(max_new_tokens=64, speculative=False)
+
+
+def test_speculative_output_equals_plain_output_token_for_token(spec_engine, plain_engine, prompts):
+    assert len(prompts) >= 4
+    for prompt in prompts:
+        plain = plain_engine.generate(prompt, BASE)
+        fast = spec_engine.generate(prompt, SPEC)
+        assert fast.text == plain.text, prompt
+        assert fast.stats.generated_tokens == plain.stats.generated_tokens
+        assert plain.stats.mode == "baseline" and fast.stats.mode == "speculative"
+
+
+def test_baseline_on_the_draft_pipeline_is_plain_decoding(spec_engine, plain_engine, prompts):
+    for prompt in prompts[:3]:
+        same_pipeline = spec_engine.generate(prompt, BASE)
+        assert same_pipeline.text == plain_engine.generate(prompt, BASE).text
+        assert same_pipeline.stats.accepted_tokens == 0
+        assert same_pipeline.stats.mode == "baseline"
+
+
+def test_the_draft_earns_its_keep(spec_engine, prompts):
+    accepted = drafted = 0
+    for prompt in prompts:
+        stats = spec_engine.generate(prompt, SPEC).stats
+        assert stats.tokens_per_step is not None and stats.tokens_per_step >= 1.0
+        accepted += stats.accepted_tokens
+        drafted += stats.draft_tokens
+    assert accepted > 0
+    assert accepted / drafted >= 0.4
+    best = max(spec_engine.generate(p, SPEC).stats.tokens_per_step for p in prompts)
+    assert best > 1.0
+
+
+def test_k_changes_between_calls_take_effect(spec_engine, prompts):
+    prompt = prompts[0]
+    seen = {}
+    for k in (3, 7, 3):
+        stats = spec_engine.generate(prompt, GenerationSettings(max_new_tokens=64, num_assistant_tokens=k)).stats
+        assert stats.num_assistant_tokens == k
+        steps = round(stats.generated_tokens / stats.tokens_per_step)
+        # Every verification step drafts K tokens (the last may draft fewer near max_new_tokens).
+        assert stats.draft_tokens <= k * steps
+        assert stats.draft_tokens > (k - 1) * (steps - 1)
+        seen.setdefault(k, stats.draft_tokens)
+    assert seen[7] > seen[3]
+
+
+def test_stop_ends_a_reply_within_a_few_tokens(spec_engine, prompts):
+    stop = threading.Event()
+    chunks = []
+
+    def on_chunk(chunk):
+        chunks.append(chunk)
+        if chunk.tokens >= 10:
+            stop.set()
+
+    result = spec_engine.generate(prompts[0], GenerationSettings(max_new_tokens=500), on_chunk, stop)
+    assert result.stopped
+    assert 10 <= result.stats.generated_tokens <= 10 + 2 * 8  # at most a step or two after the flag
+    assert result.text == "".join(c.text for c in chunks)
+    # The engine is usable again right away.
+    assert not spec_engine.generate(prompts[0], GenerationSettings(max_new_tokens=8)).stopped
+
+
+def test_chunks_carry_running_token_counts_and_times(spec_engine, prompts):
+    chunks = []
+    result = spec_engine.generate(prompts[1], SPEC, chunks.append)
+    assert len(chunks) > 3
+    assert [c.tokens for c in chunks] == sorted(c.tokens for c in chunks)
+    assert [c.t for c in chunks] == sorted(c.t for c in chunks)
+    assert chunks[-1].tokens <= result.stats.generated_tokens
+    assert "".join(c.text for c in chunks) == result.text
+
+
+def test_an_exception_in_the_chunk_callback_never_reaches_openvino(spec_engine, prompts):
+    def broken(chunk):
+        raise ValueError("boom")
+
+    with pytest.raises(EngineError, match="boom"):
+        spec_engine.generate(prompts[0], SPEC, broken)
+    assert spec_engine.generate(prompts[0], GenerationSettings(max_new_tokens=4)).text
+
+
+def test_stats_are_complete(spec_engine, prompts):
+    stats = spec_engine.generate(prompts[0], SPEC).stats
+    assert stats.ttft_ms > 0 and stats.tpot_ms > 0 and stats.tokens_per_s > 0
+    assert stats.input_tokens > 5 and stats.generated_tokens > 0
+    assert stats.load_time_ms > 0
+    assert 0.0 <= stats.acceptance <= 1.0
+
+
+def test_sampling_with_a_draft_is_refused_not_changed(spec_engine, plain_engine, prompts):
+    for speculative in (True, False):  # GenAI's EAGLE-3 pipeline streams greedily even at K=0
+        with pytest.raises(SamplingWithDraftError, match="greedy"):
+            spec_engine.generate(prompts[0], GenerationSettings(do_sample=True, speculative=speculative))
+    sampled = plain_engine.generate(
+        prompts[0], GenerationSettings(max_new_tokens=8, do_sample=True, speculative=False)
+    )
+    assert sampled.stats.mode == "baseline" and sampled.stats.generated_tokens > 0
+    with pytest.raises(EngineError, match="needs an EAGLE-3 draft"):
+        plain_engine.generate(prompts[0], GenerationSettings(speculative=True))
+
+
+def test_chat_history_system_prompt_and_thinking(spec_engine):
+    history = [{"role": "system", "content": "You write Python."}, {"role": "user", "content": "Sort a list."}]
+    on = spec_engine.generate(history, GenerationSettings(max_new_tokens=8, thinking=True)).stats.input_tokens
+    off = spec_engine.generate(history, GenerationSettings(max_new_tokens=8, thinking=False)).stats.input_tokens
+    bare = spec_engine.generate(history[1:], GenerationSettings(max_new_tokens=8, thinking=True)).stats.input_tokens
+    assert off > on  # thinking off appends an empty <think></think> block to the prompt
+    assert on > bare  # the system prompt is sent
+    assert spec_engine.count_prompt_tokens(history) == on
+
+
+@pytest.mark.parametrize("bad", ["", "   \n", [{"role": "user", "content": " "}]])
+def test_empty_prompts_are_refused(spec_engine, bad):
+    with pytest.raises(EngineError, match="empty"):
+        spec_engine.generate(bad, SPEC)
+
+
+@pytest.mark.parametrize("k", [0, 17])
+def test_assistant_tokens_out_of_range(spec_engine, k):
+    with pytest.raises(EngineError, match="between 1 and 16"):
+        spec_engine.generate("hello there", GenerationSettings(num_assistant_tokens=k))
+
+
+def test_what_would_be_sent_to_openvino_for_npu_and_gpu(tiny_pair, tmp_path):
+    npu = plan_load(PipelineSpec(tiny_pair[0], tiny_pair[1], device="NPU", cache_dir=tmp_path,
+                                 npu=NpuOptions(max_prompt_len=2048, min_response_len=64)))
+    assert npu.device == npu.draft_device == "NPU"
+    assert npu.properties == npu.draft_properties == {
+        "CACHE_DIR": str(tmp_path), "MAX_PROMPT_LEN": 2048, "MIN_RESPONSE_LEN": 64,
+    }
+    gpu = plan_load(PipelineSpec(tiny_pair[0], tiny_pair[1], device="GPU", precision="f32"))
+    assert gpu.device == gpu.draft_device == "GPU"
+    assert gpu.properties["INFERENCE_PRECISION_HINT"] == "f32"
