@@ -244,15 +244,25 @@ class Engine:
             empty = not users or not str(users[-1].get("content", "")).strip()
         if empty:
             raise EngineError("The message is empty; type something to send.")
-        if self.plan.device == "NPU":
-            limit = self.spec.npu.max_prompt_len
-            count = self.count_prompt_tokens(prompt)
-            if count > limit:
-                raise EngineError(
-                    f"This conversation is {count} tokens long, more than the NPU's limit of {limit} "
-                    "(MAX_PROMPT_LEN). Start a new conversation, shorten the message, or raise the "
-                    "limit in the settings (the model is then recompiled)."
-                )
+        count = self.count_prompt_tokens(prompt)
+        check_prompt_length(
+            count, device=self.plan.device, npu=self.spec.npu, max_context=self.target_info.max_context
+        )
+
+
+def check_prompt_length(count: int, *, device: str, npu: dev.NpuOptions, max_context: int | None) -> None:
+    """Refuse prompts the device or the model cannot take, with a sentence saying what to do."""
+    if device == "NPU" and count > npu.max_prompt_len:
+        raise EngineError(
+            f"This conversation is {count} tokens long, more than the NPU's limit of {npu.max_prompt_len} "
+            "(MAX_PROMPT_LEN). Start a new conversation, shorten the message, or raise the limit in the "
+            "settings (the model is then recompiled)."
+        )
+    if max_context is not None and count >= max_context:
+        raise EngineError(
+            f"This conversation is {count} tokens long; the model handles at most {max_context}. Start a new "
+            "conversation or shorten the message."
+        )
 
 
 class _ChunkStreamer:

@@ -44,6 +44,7 @@ class ModelInfo:
     is_eagle3: bool
     hidden_layers_list: tuple[int, ...] | None
     chat_template: str | None
+    max_context: int | None = None  # max_position_embeddings: the longest sequence the model was made for
 
     @property
     def name(self) -> str:
@@ -148,6 +149,7 @@ def _inspect(path: Path, *, role: str) -> ModelInfo:
         is_eagle3=is_eagle3,
         hidden_layers_list=_parse_int_list(layers_list) if layers_list else None,
         chat_template=_chat_template(path),
+        max_context=_int_or_none(config.get("max_position_embeddings")),
     )
 
 

@@ -20,6 +20,7 @@ from pygments.util import ClassNotFound
 SAFE_LINK_SCHEMES = ("http://", "https://", "mailto:")
 MAX_HIGHLIGHT_CHARS = 20_000  # larger blocks are shown plain: highlighting them would stall the GUI
 CODE_BACKGROUND = "#f3f4f6"
+MAX_NESTING = 20  # deeper Markdown structures are shown as plain text
 
 
 @dataclass
@@ -58,7 +59,7 @@ def _image(tokens, idx, options, env) -> str:
 
 
 def _make_parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "maxNesting": 20})
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "maxNesting": MAX_NESTING})
     md.enable("table")
     md.enable("strikethrough")
     md.validateLink = _is_safe_link
@@ -73,9 +74,16 @@ _FORMATTER = HtmlFormatter(noclasses=True, nowrap=True, style="default")
 
 
 def render_markdown(text: str, *, code_link_prefix: str = "") -> Rendered:
-    """Render ``text``; each code block gets a "Copy code" link ``{code_link_prefix}{index}``."""
+    """Render ``text``; each code block gets a "Copy code" link ``{code_link_prefix}{index}``.
+
+    Structures nested deeper than the parser's limit make markdown-it drop the rest of the text; then the
+    whole text is shown as plain text instead, so nothing a reply says is ever lost.
+    """
     env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix}
-    return Rendered(_PARSER.render(text, env), env["code_blocks"])
+    tokens = _PARSER.parse(text, env)
+    if max((t.level for t in tokens), default=0) >= MAX_NESTING - 1:  # the parser hit its limit
+        return Rendered(f'<p style="white-space: pre-wrap;">{html.escape(text)}</p>', [])
+    return Rendered(_PARSER.renderer.render(tokens, _PARSER.options, env), env["code_blocks"])
 
 
 def _highlight(code: str, language: str) -> str:
