@@ -57,6 +57,9 @@ def create_main_window(argv: list[str]):
         notices.append(f"{settings.device} is not available here ({reasons[settings.device]}); using CPU.")
         settings.device = "CPU"
 
+    model, model_notice = model_choice(settings)
+    if model_notice:
+        notices.append(model_notice)
     store = ConversationStore(paths.database_file())
     if store.notice:
         notices.append(store.notice)
@@ -66,14 +69,19 @@ def create_main_window(argv: list[str]):
             "its text so far is kept and marked interrupted."
         )
     controller = ChatController(store)
-    window = MainWindow(
-        controller,
-        settings,
-        model=model_choice(settings),
-        devices=devices,
-        save_settings=lambda s: save_settings(s, settings_path),
-        cache_dir=paths.compiled_cache_dir(),
-    )
+    try:
+        window = MainWindow(
+            controller,
+            settings,
+            model=model,
+            devices=devices,
+            save_settings=lambda s: save_settings(s, settings_path),
+            cache_dir=paths.compiled_cache_dir(),
+        )
+    except BaseException:
+        controller.shutdown()  # never leave the worker thread running behind a failed start
+        store.close()
+        raise
     if notices:
         window.show_notice("\n".join(notices))
     window.start()
@@ -81,13 +89,18 @@ def create_main_window(argv: list[str]):
 
 
 def model_choice(settings: Settings):
-    """The folders to load: the saved ones, or the bundled tiny pair on first run."""
+    """The folders to load — the saved ones, or the bundled tiny pair on first run — and a notice if the
+    bundled pair is missing (the app still opens, and the user can choose folders)."""
     from eagle_chat.ui.main_window import ModelChoice
 
     if settings.target_dir:
         draft = Path(settings.draft_dir) if settings.draft_dir else None
-        return ModelChoice(Path(settings.target_dir), draft)
-    return ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True)
+        return ModelChoice(Path(settings.target_dir), draft), None
+    try:
+        return ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True), None
+    except FileNotFoundError as error:
+        missing = Path(paths.TINY_TARGET_NAME)
+        return ModelChoice(missing, None, bundled=True), f"{error} Choose model folders under Models."
 
 
 def main(argv: list[str]) -> int:

@@ -80,3 +80,6 @@ def plain_engine(tiny_pair):
     engine = Engine(PipelineSpec(tiny_pair[0], None, device="CPU", precision=F32))
     yield engine
     engine.close()
+
+
+from tests.gui import open_window  # noqa: E402,F401 - the GUI fixture, shared by tests/ui and tests/system

@@ -36,11 +36,15 @@ class Conversation:
     def history(self) -> list[dict[str, str]]:
         """The chat history to send: system prompt first, then every finished or partial turn.
 
-        Failed replies are left out (they hold an error, not model text); a stopped or interrupted reply
-        is kept, as the user saw it.
+        A failed turn — the reply failed, e.g. because the message was too long — is left out with the
+        message that caused it, so one bad turn does not break every later one; it stays on screen and on
+        disk. A stopped or interrupted reply is kept, as the user saw it.
         """
         turns = [{"role": "system", "content": self.system_prompt}] if self.system_prompt.strip() else []
-        for message in self.messages:
+        for index, message in enumerate(self.messages):
+            following = self.messages[index + 1] if index + 1 < len(self.messages) else None
+            if message.role == "user" and following is not None and following.status == "failed":
+                continue
             if message.role == "assistant" and (message.status == "failed" or not message.content):
                 continue
             turns.append({"role": message.role, "content": message.content})

@@ -23,7 +23,7 @@ from eagle_chat.core.store import ConversationStore
 from eagle_chat.ui.worker import GenerationWorker
 
 RENDER_INTERVAL_MS = 33  # ~30 Hz: smooth to the eye, cheap for the GUI thread
-SAVE_INTERVAL_S = 2.0  # how often the reply in flight is written to disk
+SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
 
 # Every controller thread ever started, so tests can assert none outlives its test.
 LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()

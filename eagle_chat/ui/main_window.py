@@ -437,7 +437,10 @@ class MainWindow(QMainWindow):
     def _use_bundled(self) -> None:
         from eagle_chat import paths
 
-        self.set_model(ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True))
+        try:
+            self.set_model(ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True))
+        except FileNotFoundError as error:
+            self.show_notice(str(error), error=True)
 
     def _persist(self) -> None:
         self._save_settings(self.settings)

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from eagle_chat import paths
 from eagle_chat.settings import Settings, load_settings
-from tests.ui.conftest import REPLY_TIMEOUT_MS, send, wait_ready
+from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
 
 
 def at_f32(qtbot, window):

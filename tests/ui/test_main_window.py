@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSlider, QTextBrowser
 
 from eagle_chat.ui.main_window import ModelChoice
-from tests.ui.conftest import REPLY_TIMEOUT_MS, send, wait_ready
+from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
 
 
 def test_widgets_carry_their_object_names(open_window):

@@ -1,4 +1,4 @@
-"""GUI fixtures: the real main window, wired to the real engine on the bundled tiny pair."""
+"""GUI test helpers: the real main window, wired to the real engine on the bundled tiny pair."""
 
 from __future__ import annotations
 

@@ -1,0 +1,96 @@
+"""The Get models dialog, driven like a user: real widgets, real child processes, the local hub."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QListWidget, QProgressBar, QPushButton
+
+from eagle_chat import paths
+from eagle_chat.core.registry import ModelRegistry
+from eagle_chat.settings import load_settings
+from eagle_chat.ui.dialogs.get_models import GetModelsDialog
+
+STEP_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture
+def dialog(qtbot, tiny_catalog, fake_hub):
+    widget = GetModelsDialog(catalog=tiny_catalog)
+    qtbot.addWidget(widget)
+    widget.show()
+    widget.select_entry("tiny")
+    widget.endpoint_edit.setText(fake_hub.url)
+    yield widget
+    widget.close()
+    assert not widget.runner.running
+
+
+def find(dialog, kind, name):
+    widget = dialog.findChild(kind, name)
+    assert widget is not None, name
+    return widget
+
+
+def test_widgets_carry_their_object_names(dialog):
+    assert dialog.objectName() == "getModelsDialog"
+    names = [e.name for e in dialog.catalog.entries]
+    catalog_list = find(dialog, QListWidget, "catalogList")
+    assert [catalog_list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(catalog_list.count())] == names
+    assert not find(dialog, QPushButton, "cancelDownloadButton").isEnabled()
+    dialog.select_entry("qwen3-8b")
+    assert [dialog.device_combo.itemText(i) for i in range(dialog.device_combo.count())] == ["CPU", "GPU", "NPU"]
+    dialog.select_entry("llama3.1-8b")
+    dialog.source_combo.setCurrentIndex(dialog.source_combo.findData("modelscope"))
+    assert dialog.source_combo.currentData() == "hf", "ModelScope has no copy of this pair"
+
+
+def test_progress_moves_and_cancel_leaves_nothing_registered(qtbot, dialog, fake_hub):
+    fake_hub.throttle_bps = 250_000
+    bar = find(dialog, QProgressBar, "downloadProgress")
+    qtbot.mouseClick(find(dialog, QPushButton, "downloadButton"), Qt.MouseButton.LeftButton)
+    assert dialog.runner.running
+
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() > 0, timeout=STEP_TIMEOUT_MS)
+    first = bar.value()
+    qtbot.waitUntil(lambda: bar.value() > first, timeout=STEP_TIMEOUT_MS)
+    detail = dialog.detail.text()
+    assert " of " in detail and "/s" in detail and "left" in detail, detail
+
+    pid = dialog.runner._process.processId()
+    with qtbot.waitSignal(dialog.runner.sig_cancelled, timeout=STEP_TIMEOUT_MS):
+        qtbot.mouseClick(find(dialog, QPushButton, "cancelDownloadButton"), Qt.MouseButton.LeftButton)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    served = dict(fake_hub.bytes_served)
+    qtbot.wait(500)
+    assert fake_hub.bytes_served == served, "the transfer went on after Cancel"
+    assert ModelRegistry().pairs() == []
+    assert not (paths.models_dir() / "tiny" / "target").exists()
+    assert "Stopped" in dialog.status.text() and "Nothing was registered" in dialog.status.text()
+    assert find(dialog, QPushButton, "downloadButton").isEnabled()
+    assert bar.value() == 0
+
+    settings, _ = load_settings(paths.settings_file())
+    assert settings.hf_endpoint == fake_hub.url and settings.download_source == "hf"
+
+
+def test_a_damaged_download_is_reported_and_not_registered(qtbot, dialog, fake_hub):
+    fake_hub.corrupt["openvino_model.bin"] = 99
+    with qtbot.waitSignal(dialog.runner.sig_failed, timeout=STEP_TIMEOUT_MS) as failed:
+        dialog.start_download()
+    assert "damaged" in failed.args[0] and "damaged" in dialog.status.text()
+    assert ModelRegistry().pairs() == []
+
+
+@pytest.mark.slow
+def test_download_export_check_and_register_from_the_dialog(qtbot, dialog, fake_hub):
+    with qtbot.waitSignal(dialog.sig_registered, timeout=600_000) as registered:
+        qtbot.mouseClick(find(dialog, QPushButton, "downloadButton"), Qt.MouseButton.LeftButton)
+    assert registered.args == ["tiny"]
+    pair = ModelRegistry().get("tiny")
+    assert pair.owned and (pair.draft_path / "openvino_model.xml").is_file()
+    assert "ready" in dialog.status.text()
+    assert find(dialog, QProgressBar, "downloadProgress").value() == 1000
