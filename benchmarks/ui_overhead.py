@@ -1,0 +1,105 @@
+"""UI overhead: tokens/s through the real window versus the raw engine, on the same prompts, in one run,
+and the longest event-loop stall while a reply streams.
+
+    python benchmarks/ui_overhead.py [--repeats 3] [--max-new-tokens 256]
+
+Goals (issue 3): window/raw >= 0.95; longest stall < 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from _common import PROMPTS, median, private_home
+
+
+def main() -> None:
+    private_home()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--max-new-tokens", type=int, default=256)
+    args = parser.parse_args()
+
+    from PySide6.QtCore import QElapsedTimer, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from eagle_chat.app import create_main_window
+    from eagle_chat.core.engine import Engine, GenerationSettings
+
+    window = create_main_window([])
+    window.show()
+    app = QApplication.instance()
+    while window.controller.state != "ready":
+        app.processEvents()
+        if window.controller.state == "empty":
+            raise SystemExit(window.notice.text())
+    raw = Engine(window.pipeline_spec())
+    window.options.max_tokens.setValue(args.max_new_tokens)
+    settings = window.generation_settings()
+
+    gaps: list[float] = []
+    clock = QElapsedTimer()
+    ticker = QTimer()
+    ticker.setInterval(5)
+    last = [0]
+
+    def tick() -> None:
+        now = clock.elapsed()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    ticker.timeout.connect(tick)
+
+    def through_window(prompt: str) -> tuple[float, float]:
+        done = []
+        window.controller.sig_reply_finished.connect(lambda m, r: done.append(r))
+        gaps.clear()
+        clock.start()
+        last[0] = 0
+        ticker.start()
+        started = time.perf_counter()
+        window.prompt.setPlainText(prompt)
+        window.send()
+        while not done:
+            app.processEvents()
+            time.sleep(0.0005)
+        wall = time.perf_counter() - started
+        ticker.stop()
+        window.controller.sig_reply_finished.disconnect()
+        window.controller.sig_reply_finished.connect(window._on_reply_finished)
+        result = done[0]
+        return result.stats.generated_tokens / wall, max(gaps[1:] or [0])
+
+    def direct(prompt: str) -> float:
+        started = time.perf_counter()
+        result = raw.generate(prompt, settings, on_chunk=lambda chunk: None)
+        return result.stats.generated_tokens / (time.perf_counter() - started)
+
+    direct(PROMPTS[0])
+    through_window(PROMPTS[0])
+    raw_rates, ui_rates, stalls = [], [], []
+    for repeat in range(args.repeats):
+        for i, prompt in enumerate(PROMPTS):
+            if (repeat + i) % 2:
+                raw_rates.append(direct(prompt))
+                rate, stall = through_window(prompt)
+            else:
+                rate, stall = through_window(prompt)
+                raw_rates.append(direct(prompt))
+            ui_rates.append(rate)
+            stalls.append(stall)
+    ratio = median(ui_rates) / median(raw_rates)
+    print(f"{len(PROMPTS)} prompts x {args.repeats} repeats, up to {args.max_new_tokens} tokens, "
+          f"mode {settings.speculative and 'EAGLE-3' or 'baseline'} K={settings.num_assistant_tokens}")
+    print(f"raw engine:   {median(raw_rates):8.1f} tok/s (median, wall clock incl. TTFT)")
+    print(f"through UI:   {median(ui_rates):8.1f} tok/s")
+    print(f"ratio UI/raw: {ratio:.3f} (goal >= 0.95)")
+    print(f"longest event-loop stall while streaming: {max(stalls):.1f} ms; median of per-reply maxima "
+          f"{median(stalls):.1f} ms (goal < 50 ms; timer interval 5 ms)")
+    raw.close()
+    window.close()
+
+
+if __name__ == "__main__":
+    main()

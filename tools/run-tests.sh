@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs everything the test suite needs into .venv (created if missing) and runs it.
+# Used as-is by the README and by .ci/run. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
+# The draft-export test runs optimum-intel, which needs torch. Install the CPU build first and alone,
+# then pin it, or pip pulls a multi-GB CUDA build as a dependency.
+"${pip[@]}" -c tools/constraints-torch.txt torch
+"${pip[@]}" -c tools/constraints-torch.txt -e ".[test,build-models]"
+# optimum-intel pulls a torchvision that cannot load beside the CPU torch; nothing here needs it.
+.venv/bin/python -m pip uninstall --quiet --yes torchvision >/dev/null 2>&1 || true
+export QT_QPA_PLATFORM=offscreen
+exec .venv/bin/python -m pytest -q "$@"
