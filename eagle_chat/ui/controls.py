@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QSpinBox,
     QToolButton,
@@ -41,6 +42,9 @@ class ModelBar(QWidget):
         self.model_label = QLabel("No model")
         self.model_label.setObjectName("modelLabel")
         self.model_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Long folder names must not widen the window: the label shrinks, the tooltip has the full paths.
+        self.model_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.model_label.setMinimumWidth(120)
         self.choose_button = QToolButton()
         self.choose_button.setObjectName("chooseModelsButton")
         self.choose_button.setText("Models…")

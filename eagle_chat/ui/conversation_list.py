@@ -46,6 +46,8 @@ class ConversationList(QWidget):
         self.list = QListWidget()
         self.list.setObjectName("conversationList")
         self.list.setAccessibleName("Conversations")
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.itemActivated.connect(self._open_item)
         self.list.itemClicked.connect(self._open_item)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

@@ -36,7 +36,7 @@ from eagle_chat.ui.controls import ModelBar, OptionsPanel
 from eagle_chat.ui.conversation_list import ConversationList
 from eagle_chat.ui.speed_chart import SpeedChart
 
-TOY_NOTE = "bundled tiny pair — toy quality, for trying the app"
+TOY_NOTE = "toy-quality bundled pair"
 
 
 @dataclass
@@ -49,7 +49,7 @@ class ModelChoice:
 
     def label(self) -> str:
         name = self.target_dir.name + (f" + {self.draft_dir.name}" if self.draft_dir else " (no draft)")
-        return f"{name} ({TOY_NOTE})" if self.bundled else name
+        return f"{name} — {TOY_NOTE}" if self.bundled else name
 
 
 class MainWindow(QMainWindow):
@@ -281,6 +281,7 @@ class MainWindow(QMainWindow):
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notice.setVisible(False)
         self.chat = ChatView()
+        self.chat.setLineWrapMode(ChatView.LineWrapMode.WidgetWidth)
         self.prompt = PromptEdit()
         self.send_button = QPushButton("Send")
         self.send_button.setObjectName("sendButton")
@@ -317,6 +318,7 @@ class MainWindow(QMainWindow):
         centre_layout.addLayout(composer)
 
         side = QWidget()
+        side.setMinimumWidth(320)
         side_layout = QVBoxLayout(side)
         side_layout.addWidget(self.chart, 2)
         side_layout.addWidget(self.stats_label)
@@ -331,7 +333,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(centre)
         splitter.addWidget(side)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([220, 640, 340])
+        splitter.setSizes([220, 700, 360])
         self.setCentralWidget(splitter)
 
         self.state_label = QLabel()

@@ -46,7 +46,7 @@ def _fence(tokens, idx, options, env) -> str:
     return (
         f'<table width="100%" cellpadding="6" cellspacing="0" bgcolor="{CODE_BACKGROUND}">'
         f'<tr><td><span style="color:#6b7280;">{label}</span>&nbsp;&nbsp;{copy}'
-        f'<pre style="font-family:monospace;">{_highlight(token.content, language)}</pre></td></tr></table>'
+        f'<pre style="font-family:monospace; white-space:pre-wrap;">{_highlight(token.content, language)}</pre></td></tr></table>'
     )
 
 

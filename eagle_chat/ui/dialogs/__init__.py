@@ -1,0 +1,1 @@
+"""Dialogs opened from the main window (each one a self-contained feature)."""
