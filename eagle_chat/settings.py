@@ -33,7 +33,8 @@ class Settings:
     last_conversation_id: int | None = None
     # Best K found by auto-tune, per "target|draft|device".
     tuned_k: dict[str, int] = field(default_factory=dict)
-    hf_endpoint: str | None = None
+    hf_endpoint: str | None = None  # a Hugging Face mirror, e.g. https://hf-mirror.com; None: huggingface.co
+    modelscope_endpoint: str | None = None  # None: ModelScope's default site
     download_source: str = "hf"
 
     @staticmethod
