@@ -57,9 +57,13 @@ def create_main_window(argv: list[str]):
         notices.append(f"{settings.device} is not available here ({reasons[settings.device]}); using CPU.")
         settings.device = "CPU"
 
-    model, model_notice = model_choice(settings)
-    if model_notice:
-        notices.append(model_notice)
+    from eagle_chat.core.registry import ModelRegistry
+
+    registry = ModelRegistry()
+    model, model_notice = model_choice(settings, registry)
+    for notice in (model_notice, registry.notice):
+        if notice:
+            notices.append(notice)
     store = ConversationStore(paths.database_file())
     if store.notice:
         notices.append(store.notice)
@@ -77,6 +81,7 @@ def create_main_window(argv: list[str]):
             devices=devices,
             save_settings=lambda s: save_settings(s, settings_path),
             cache_dir=paths.compiled_cache_dir(),
+            registry=registry,
         )
     except BaseException:
         controller.shutdown()  # never leave the worker thread running behind a failed start
@@ -88,14 +93,22 @@ def create_main_window(argv: list[str]):
     return window
 
 
-def model_choice(settings: Settings):
-    """The folders to load — the saved ones, or the bundled tiny pair on first run — and a notice if the
-    bundled pair is missing (the app still opens, and the user can choose folders)."""
+def model_choice(settings: Settings, registry):
+    """The folders to load, and a notice if the bundled pair had to be used but is missing.
+
+    In order: the folders saved in the settings (or given with --model/--draft); else the most recently
+    registered pair (so `eagle-chat models import …` then `eagle-chat` opens on it); else the bundled
+    tiny pair. The app still opens when none can be found, and the user can choose folders.
+    """
     from eagle_chat.ui.main_window import ModelChoice
 
     if settings.target_dir:
         draft = Path(settings.draft_dir) if settings.draft_dir else None
-        return ModelChoice(Path(settings.target_dir), draft), None
+        return ModelChoice.for_folders(Path(settings.target_dir), draft), None
+    pairs = registry.pairs()
+    if pairs:
+        newest = pairs[-1]
+        return ModelChoice(newest.target_path, newest.draft_path, name=newest.name), None
     try:
         return ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True), None
     except FileNotFoundError as error:

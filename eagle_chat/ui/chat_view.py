@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QMessageBox, QTextBrowser, QToolTip, QWidget
 from eagle_chat.core.conversation import Conversation, Message
 from eagle_chat.ui.markdown_html import SAFE_LINK_SCHEMES, render_markdown
 
+RENDER_COST_FACTOR = 8.0
+MIN_RENDER_INTERVAL_S = 0.05
 ROLE_LABELS = {"user": "You", "assistant": "EagleChat", "system": "System"}
 STATUS_NOTES = {
     "stopped": "stopped",
@@ -116,14 +118,19 @@ class ChatView(QTextBrowser):
         started = time.perf_counter()
         self._render(message)
         cost = time.perf_counter() - started
-        # Spend at most ~a quarter of the GUI thread on re-rendering a streaming reply.
-        self._next_render = time.perf_counter() + 3.0 * cost
+        # Re-rendering holds the GIL, which OpenVINO's streaming thread needs for every token: spend at
+        # most ~1/8 of the time on it, and never refresh faster than the eye needs.
+        self._next_render = time.perf_counter() + max(RENDER_COST_FACTOR * cost, MIN_RENDER_INTERVAL_S)
         if at_end:
             self._scroll_to_end()
 
     def _render(self, message: Message) -> None:
         frame = self._frames[message.id]
-        rendered = render_markdown(message.content, code_link_prefix=f"copy-code:{message.id}:")
+        rendered = render_markdown(
+            message.content,
+            code_link_prefix=f"copy-code:{message.id}:",
+            highlight=message.status != "streaming",  # highlighted once, when the reply is complete
+        )
         self._code_blocks[message.id] = rendered.code_blocks
         body = rendered.html if message.content else '<p style="color:#9ca3af;">…</p>'
         role = ROLE_LABELS.get(message.role, message.role)

@@ -41,14 +41,29 @@ TOY_NOTE = "toy-quality bundled pair"
 
 @dataclass
 class ModelChoice:
-    """Which folders to load; ``bundled`` marks the tiny pair shipped with the app."""
+    """Which folders to load; ``bundled`` marks the tiny pair shipped with the app, ``name`` a registered
+    pair."""
 
     target_dir: Path
     draft_dir: Path | None
     bundled: bool = False
+    name: str | None = None
+
+    @classmethod
+    def for_folders(cls, target_dir: Path, draft_dir: Path | None) -> "ModelChoice":
+        """Folders the user chose or saved; recognises the bundled pair by its location."""
+        from eagle_chat import paths
+
+        try:
+            bundled = target_dir.resolve() == paths.tiny_target_dir().resolve()
+        except FileNotFoundError:
+            bundled = False
+        return cls(target_dir, draft_dir, bundled=bundled)
 
     def label(self) -> str:
         name = self.target_dir.name + (f" + {self.draft_dir.name}" if self.draft_dir else " (no draft)")
+        if self.name:
+            name = f"{self.name} ({name})"
         return f"{name} — {TOY_NOTE}" if self.bundled else name
 
 
@@ -62,6 +77,7 @@ class MainWindow(QMainWindow):
         devices: list[DeviceInfo],
         save_settings: Callable[[Settings], None],
         cache_dir: Path | None = None,
+        registry=None,
     ):
         super().__init__()
         self.setObjectName("mainWindow")
@@ -72,6 +88,7 @@ class MainWindow(QMainWindow):
         self.devices = devices
         self._save_settings = save_settings
         self._cache_dir = cache_dir
+        self.registry = registry
         self._has_draft = False
         self._build()
         self._connect()
@@ -130,10 +147,25 @@ class MainWindow(QMainWindow):
 
     def set_model(self, model: ModelChoice) -> None:
         self.model = model
-        self.settings.target_dir = None if model.bundled else str(model.target_dir)
-        self.settings.draft_dir = None if model.bundled or model.draft_dir is None else str(model.draft_dir)
+        self.settings.target_dir = str(model.target_dir)
+        self.settings.draft_dir = None if model.draft_dir is None else str(model.draft_dir)
         self._persist()
         self.load_model()
+
+    def use_registered(self, name: str) -> None:
+        """Load a registered pair by name (from the Models menu, or after Get models registered it)."""
+        pair = self.registry.get(name)
+        self.set_model(ModelChoice(pair.target_path, pair.draft_path, name=pair.name))
+
+    def open_get_models(self):
+        from eagle_chat.ui.dialogs.get_models import GetModelsDialog
+
+        dialog = GetModelsDialog(self, registry=self.registry, settings=self.settings, device=self.settings.device)
+        dialog.sig_registered.connect(self.use_registered)
+        dialog.finished.connect(lambda _result: self._persist())
+        dialog.show()
+        self.get_models_dialog = dialog
+        return dialog
 
     def tuned_k(self) -> int | None:
         """The K auto-tune chose for the loaded model, draft and device, if any."""
@@ -141,6 +173,13 @@ class MainWindow(QMainWindow):
             return None
         return self.settings.tuned_k.get(Settings.tune_key(self.model.target_dir, self.model.draft_dir,
                                                            self.settings.device))
+
+    def _registered_start_k(self) -> int | None:
+        """The catalog's starting K for a registered pair on this device, if it has one."""
+        if self.registry is None or self.model.draft_dir is None:
+            return None
+        pair = self.registry.find(self.model.target_dir, self.model.draft_dir)
+        return pair.start_k.get(self.settings.device) if pair is not None else None
 
     def save_tuned_k(self, k: int) -> None:
         key = Settings.tune_key(self.model.target_dir, self.model.draft_dir, self.settings.device)
@@ -221,9 +260,9 @@ class MainWindow(QMainWindow):
         self.model_bar.set_model_text(
             self.model.label(), f"{self.model.target_dir}\n{self.model.draft_dir or 'no draft'}"
         )
-        tuned = self.tuned_k()
-        if tuned is not None:
-            self.model_bar.k_slider.setValue(min(max(tuned, 3), 7))
+        start_k = self.tuned_k() or self._registered_start_k()
+        if start_k is not None:
+            self.model_bar.k_slider.setValue(min(max(start_k, 3), 7))
         self.statusBar().showMessage(f"Loaded in {info['load_time_ms'] / 1000:.1f} s", 5000)
 
     @Slot(object)
@@ -303,6 +342,7 @@ class MainWindow(QMainWindow):
         self.tune_button.clicked.connect(self.open_tune)
         self.compare_view = None
         self.tune_dialog = None
+        self.get_models_dialog = None
 
         composer = QHBoxLayout()
         composer.addWidget(self.prompt, 1)
@@ -345,12 +385,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.busy)
 
         menu = self.menuBar().addMenu("&Models")
-        bundled = QAction("Bundled tiny pair (toy quality)", self)
-        bundled.triggered.connect(self._use_bundled)
-        choose = QAction("Choose model folders…", self)
-        choose.triggered.connect(self.choose_model_folders)
-        menu.addActions([bundled, choose])
+        menu.aboutToShow.connect(self._fill_models_menu)
         self.models_menu = menu
+        self._fill_models_menu()
         view_menu = self.menuBar().addMenu("&View")
         demo = QAction("Demo mode (full-screen comparison)", self, shortcut=QKeySequence(Qt.Key.Key_F11))
         demo.triggered.connect(lambda: self.open_compare(demo=True))
@@ -387,7 +424,8 @@ class MainWindow(QMainWindow):
         self.conversations.sig_rename.connect(c.rename_conversation)
         self.conversations.sig_delete.connect(c.delete_conversation)
         self.conversations.sig_search.connect(lambda _text: self.refresh_conversations())
-        self.model_bar.sig_choose_models.connect(self.choose_model_folders)
+        self.model_bar.sig_choose_models.connect(lambda: self.models_menu.popup(
+            self.model_bar.choose_button.mapToGlobal(self.model_bar.choose_button.rect().bottomLeft())))
         self.model_bar.sig_speculative_toggled.connect(self._on_speculative_toggled)
         self.model_bar.sig_device_changed.connect(self._on_device_changed)
         self.model_bar.sig_k_changed.connect(self._on_k_changed)
@@ -429,6 +467,21 @@ class MainWindow(QMainWindow):
         self.settings.max_new_tokens = self.options.max_tokens.value()
         self.settings.thinking = self.options.thinking.isChecked()
         self._persist()
+
+    def _fill_models_menu(self) -> None:
+        """Registered pairs, the bundled pair, and the ways to get more."""
+        menu = self.models_menu
+        menu.clear()
+        for pair in self.registry.pairs() if self.registry is not None else []:
+            action = menu.addAction(f"{pair.name}  ({Path(pair.target_dir).name} + {Path(pair.draft_dir).name})")
+            action.setCheckable(True)
+            action.setChecked(Path(pair.target_dir) == self.model.target_dir)
+            action.triggered.connect(lambda _=False, name=pair.name: self.use_registered(name))
+        bundled = menu.addAction("Bundled tiny pair (toy quality)")
+        bundled.triggered.connect(self._use_bundled)
+        menu.addSeparator()
+        menu.addAction("Get models…", self.open_get_models)
+        menu.addAction("Choose model folders…", self.choose_model_folders)
 
     def _export_clicked(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Export this conversation's stats to…")

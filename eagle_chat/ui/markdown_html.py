@@ -42,11 +42,12 @@ def _fence(tokens, idx, options, env) -> str:
     language = (token.info or "").strip().split(" ")[0]
     label = html.escape(language) if language else "code"
     prefix = env.get("code_link_prefix", "")
+    body = _highlight(token.content, language) if env.get("highlight", True) else html.escape(token.content)
     copy = f'<a href="{prefix}{index}">Copy code</a>' if prefix else ""
     return (
         f'<table width="100%" cellpadding="6" cellspacing="0" bgcolor="{CODE_BACKGROUND}">'
         f'<tr><td><span style="color:#6b7280;">{label}</span>&nbsp;&nbsp;{copy}'
-        f'<pre style="font-family:monospace; white-space:pre-wrap;">{_highlight(token.content, language)}</pre></td></tr></table>'
+        f'<pre style="font-family:monospace; white-space:pre-wrap;">{body}</pre></td></tr></table>'
     )
 
 
@@ -73,13 +74,15 @@ _PARSER = _make_parser()
 _FORMATTER = HtmlFormatter(noclasses=True, nowrap=True, style="default")
 
 
-def render_markdown(text: str, *, code_link_prefix: str = "") -> Rendered:
+def render_markdown(text: str, *, code_link_prefix: str = "", highlight: bool = True) -> Rendered:
     """Render ``text``; each code block gets a "Copy code" link ``{code_link_prefix}{index}``.
+
+    ``highlight=False`` skips syntax highlighting (the costliest part) for text still streaming in.
 
     Structures nested deeper than the parser's limit make markdown-it drop the rest of the text; then the
     whole text is shown as plain text instead, so nothing a reply says is ever lost.
     """
-    env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix}
+    env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix, "highlight": highlight}
     tokens = _PARSER.parse(text, env)
     if max((t.level for t in tokens), default=0) >= MAX_NESTING - 1:  # the parser hit its limit
         return Rendered(f'<p style="white-space: pre-wrap;">{html.escape(text)}</p>', [])

@@ -177,3 +177,33 @@ def test_broken_model_folder_is_reported_and_the_app_keeps_running(qtbot, open_w
     assert "openvino_model.xml" in window.notice.text()
     window._use_bundled()
     wait_ready(qtbot, window)
+
+
+def test_imported_pair_is_listed_and_the_app_starts_on_it(qtbot, open_window, tiny_pair, tmp_path, eagle_home):
+    import shutil
+    import subprocess
+    import sys
+
+    target = shutil.copytree(tiny_pair[0], tmp_path / "my-target")
+    draft = shutil.copytree(tiny_pair[1], tmp_path / "my-draft")
+    home = tmp_path / "portable"
+    run = lambda *args: subprocess.run([sys.executable, "-m", "eagle_chat", "models", *args, "--home", str(home)],
+                                       capture_output=True, text=True, timeout=120)
+    imported = run("import", str(target), str(draft), "--name", "mine")
+    assert imported.returncode == 0, imported.stderr
+    listed = run("list")
+    assert listed.returncode == 0 and "mine" in listed.stdout
+
+    window = open_window("--home", str(home))
+    assert window.controller.loaded["spec"].target_dir == target
+    assert window.controller.loaded["spec"].draft_dir == draft
+    assert "mine" in window.model_bar.model_label.text()
+    window._fill_models_menu()
+    titles = [a.text() for a in window.models_menu.actions()]
+    assert any(t.startswith("mine") for t in titles) and "Get models…" in titles
+    with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
+        window._use_bundled()
+    assert "toy-quality" in window.model_bar.model_label.text()
+    window.close()
+    again = open_window("--home", str(home))  # the explicit choice sticks over the newest registered pair
+    assert "toy-quality" in again.model_bar.model_label.text()
