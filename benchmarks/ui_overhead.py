@@ -19,9 +19,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--max-new-tokens", type=int, default=256)
+    parser.add_argument("--switch-interval", type=float, default=None,
+                        help="override sys.setswitchinterval (seconds) to see the GIL hand-off's share")
     args = parser.parse_args()
+    if args.switch_interval:
+        import sys
 
-    from PySide6.QtCore import QElapsedTimer, QTimer
+        sys.setswitchinterval(args.switch_interval)
+
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from eagle_chat.app import create_main_window
@@ -52,8 +58,15 @@ def main() -> None:
     ticker.timeout.connect(tick)
 
     def through_window(prompt: str) -> tuple[float, float]:
+        window.controller.new_conversation()  # single-turn, like the raw call: same input tokens
         done = []
-        window.controller.sig_reply_finished.connect(lambda m, r: done.append(r))
+        loop = QEventLoop()
+
+        def finished(message, result) -> None:
+            done.append(result)
+            loop.quit()
+
+        window.controller.sig_reply_finished.connect(finished)
         gaps.clear()
         clock.start()
         last[0] = 0
@@ -61,19 +74,17 @@ def main() -> None:
         started = time.perf_counter()
         window.prompt.setPlainText(prompt)
         window.send()
-        while not done:
-            app.processEvents()
-            time.sleep(0.0005)
+        if not done:
+            loop.exec()  # the real app idles in the event loop too
         wall = time.perf_counter() - started
         ticker.stop()
-        window.controller.sig_reply_finished.disconnect()
-        window.controller.sig_reply_finished.connect(window._on_reply_finished)
+        window.controller.sig_reply_finished.disconnect(finished)
         result = done[0]
         return result.stats.generated_tokens / wall, max(gaps[1:] or [0])
 
     def direct(prompt: str) -> float:
         started = time.perf_counter()
-        result = raw.generate(prompt, settings, on_chunk=lambda chunk: None)
+        result = raw.generate([{"role": "user", "content": prompt}], settings, on_chunk=lambda chunk: None)
         return result.stats.generated_tokens / (time.perf_counter() - started)
 
     direct(PROMPTS[0])

@@ -115,7 +115,7 @@ def run_bench(
     ks: Sequence[int] = (5,),
     repeats: int = 3,
     max_new_tokens: int = 128,
-    baseline: BaselineSource = "same",
+    baseline: BaselineSource = "separate",
     progress: Callable[[str], None] = lambda _msg: None,
 ) -> BenchReport:
     """Measure baseline and speculative decoding on ``prompts`` for each K in ``ks``.
