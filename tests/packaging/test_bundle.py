@@ -1,0 +1,119 @@
+"""The PyInstaller bundle: built by packaging/build_linux.sh, self-tested in an empty environment.
+
+Slow (a build takes about a minute) but it runs in CI: a frozen app breaks in ways no unit test sees
+(a plugin the dependency scan missed, a library in the wrong folder, telemetry sneaking back in).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from eagle_chat.self_test import PASSED
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="build_linux.sh builds the Linux bundle"),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE_LIMIT_BYTES = 600 * 1024 * 1024
+BUILD_TIMEOUT_S = 1800
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory):
+    """Run the build script once for the module; returns (bundle dir, completed process)."""
+    out = tmp_path_factory.mktemp("bundle")
+    env = {k: v for k, v in os.environ.items() if k != "EAGLE_CHAT_HOME"}
+    env["PYTHON"] = sys.executable
+    proc = subprocess.run(
+        ["bash", str(ROOT / "packaging" / "build_linux.sh"), str(out / "dist")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S,
+    )
+    return out / "dist" / "eagle-chat", proc
+
+
+def test_build_and_self_test_pass(build):
+    bundle, proc = build
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-6000:]
+    assert PASSED in proc.stdout
+    assert "(frozen bundle)" in proc.stdout
+    assert "HOME untouched by the self-test" in proc.stdout
+    assert (bundle / "eagle-chat").is_file()
+
+
+def test_bundle_has_no_telemetry(build):
+    from PyInstaller.archive.readers import pkg_archive_contents
+
+    bundle, _ = build
+    modules = pkg_archive_contents(str(bundle / "eagle-chat"))
+    assert "eagle_chat.self_test" in modules  # the listing really covers the bundled Python modules
+    assert not [m for m in modules if m.split(".")[0] == "openvino_telemetry"]
+    assert not list(bundle.rglob("openvino_telemetry*"))
+
+
+def test_bundle_carries_what_the_app_loads_at_run_time(build):
+    bundle, _ = build
+    internal = bundle / "_internal"
+    for name in ("tiny-qwen3", "tiny-qwen3-eagle3"):
+        assert (internal / "eagle_chat" / "tiny_models" / name / "openvino_model.xml").is_file()
+    assert (internal / "eagle_chat" / "resources" / "icons" / "eagle-chat.svg").is_file()
+    libs = {p.name.split(".so")[0] for p in (internal / "openvino" / "libs").iterdir()}
+    for plugin in ("cpu", "gpu", "npu"):
+        assert f"libopenvino_intel_{plugin}_plugin" in libs
+    assert "libopenvino_ir_frontend" in libs
+    assert "libopenvino_pytorch_frontend" not in libs  # trimmed: the app loads IR only
+    assert (internal / "openvino_tokenizers" / "lib" / "libopenvino_tokenizers.so").is_file()
+    assert not list(internal.rglob("libQt6Quick*")) and not list(internal.rglob("libQt6WebEngine*"))
+
+
+def test_bundle_size_is_sane(build):
+    bundle, proc = build
+    match = re.search(r"^BUNDLE_SIZE_BYTES=(\d+)$", proc.stdout, re.M)
+    assert match, proc.stdout[-3000:]
+    size = int(match.group(1))
+    assert 0 < size < SIZE_LIMIT_BYTES, f"bundle is {size / 2**20:.0f} MiB"
+
+
+def _run_bundle(bundle: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """The bundled executable in an empty environment (as a user's desktop would start it)."""
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "EAGLE_CHAT_HOME": str(tmp_path)}
+    return subprocess.run(
+        [str(bundle / "eagle-chat"), *args], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+
+
+def _events(proc: subprocess.CompletedProcess) -> list[dict]:
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+def test_helper_processes_run_inside_the_bundle(build, tmp_path):
+    """The app starts its workers as `sys.executable -m eagle_chat.core.…`; in a bundle that is eagle-chat."""
+    bundle, _ = build
+    models = bundle / "_internal" / "eagle_chat" / "tiny_models"
+    verify = _run_bundle(
+        bundle, tmp_path, "-m", "eagle_chat.core.verify_worker",
+        "--target", str(models / "tiny-qwen3"), "--draft", str(models / "tiny-qwen3-eagle3"), "--max-new-tokens", "16",
+    )
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    result = _events(verify)[-1]
+    assert result["event"] == "result" and result["accepted"] > 0
+
+    # The download clients are bundled: an unreachable endpoint gives a network error, not "missing client".
+    for source in ("hf", "modelscope"):
+        download = _run_bundle(
+            bundle, tmp_path, "-m", "eagle_chat.core.download_worker", "--source", source,
+            "--repo", "OpenVINO/none", "--dest", str(tmp_path / source), "--endpoint", "http://127.0.0.1:9",
+        )
+        errors = [e for e in _events(download) if e["event"] == "error"]
+        assert errors and errors[-1]["kind"] == "network", download.stdout + download.stderr
+
+    refused = _run_bundle(bundle, tmp_path, "-m", "json.tool")
+    assert refused.returncode == 2 and "only run EagleChat's own modules" in refused.stderr
