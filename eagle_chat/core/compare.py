@@ -48,6 +48,7 @@ class Comparison:
     baseline_text: str
     speculative_text: str
     precision: str = "default"
+    baseline_source: str = "same pipeline, 0 draft tokens"
 
     @property
     def divergence(self) -> Divergence | None:
@@ -74,6 +75,7 @@ class Comparison:
 
         lines = [
             f"Speed-up ×{self.speedup:.2f} (medians of {len(self.speculative)} run(s), {self.precision} precision)",
+            f"Baseline: {self.baseline_source}",
             "tokens/s: baseline {} · EAGLE-3 {}".format(
                 fmt(self.median("baseline", "tokens_per_s"), "{:.1f}"),
                 fmt(self.median("speculative", "tokens_per_s"), "{:.1f}"),

@@ -19,6 +19,7 @@ class Job:
     prompt: str | list
     settings: GenerationSettings
     tag: object = None  # whatever the caller needs to file the result (mode, K, prompt index…)
+    plain: bool = False  # run on the draft-free reference pipeline
 
 
 @dataclass
@@ -74,7 +75,7 @@ class BatchRunner(QObject):
         batch = self._batch
         index = len(batch.results)
         job = batch.jobs[index]
-        request_id = self.controller.run_ephemeral(job.prompt, job.settings)
+        request_id = self.controller.run_ephemeral(job.prompt, job.settings, plain=job.plain)
         if request_id is None:
             return False
         batch.request_id = request_id

@@ -76,8 +76,13 @@ class ChatController(QObject):
     sig_ephemeral_finished = Signal(int, object)
     """A reply that is not part of a conversation ended: request id and GenerationResult (None if failed)."""
 
+    sig_plain_ready = Signal(bool, str)
+    """The draft-free reference pipeline is loaded (True), or could not be (False, the reason)."""
+
     sig_request_load = Signal(object)
-    sig_request_generate = Signal(int, object, object, object)
+    sig_request_load_plain = Signal()
+    sig_request_unload_plain = Signal()
+    sig_request_generate = Signal(int, object, object, object, bool)
     sig_request_shutdown = Signal()
 
     def __init__(self, store: ConversationStore, parent: QObject | None = None):
@@ -85,6 +90,7 @@ class ChatController(QObject):
         self.store = store
         self.conversation: Conversation | None = None
         self.loaded: dict | None = None
+        self.plain_loaded = False
         self.state = "empty"
         self.reply: ReplyInFlight | None = None
         self._ids = itertools.count(1)
@@ -130,11 +136,23 @@ class ChatController(QObject):
         self._start(history, settings, reply)
         return True
 
-    def run_ephemeral(self, prompt: str | list, settings: GenerationSettings) -> int | None:
-        """Run a reply that is not stored in any conversation (comparisons). Returns its request id."""
+    def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, plain: bool = False) -> int | None:
+        """Run a reply that is not stored in any conversation (comparisons). Returns its request id.
+
+        ``plain`` runs it on the draft-free reference pipeline (see ``load_plain``)."""
         if not self._can_generate():
             return None
-        return self._start(prompt, settings, None)
+        return self._start(prompt, settings, None, plain=plain)
+
+    def load_plain(self) -> None:
+        """Load the target a second time without the draft, for fair comparisons (``sig_plain_ready``)."""
+        if self._can_generate():
+            self._set_state("loading")
+            self.sig_request_load_plain.emit()
+
+    def unload_plain(self) -> None:
+        self.plain_loaded = False
+        self.sig_request_unload_plain.emit()
 
     def stop(self) -> None:
         """Stop the reply in flight (thread-safe flag; the streamer sees it within a step)."""
@@ -207,8 +225,17 @@ class ChatController(QObject):
     @Slot(object)
     def _on_loaded(self, info: dict) -> None:
         self.loaded = info
+        self.plain_loaded = False  # a new load releases the reference pipeline
         self._set_state("ready")
         self.sig_loaded.emit(info)
+
+    @Slot(bool, str)
+    def _on_plain_loaded(self, ok: bool, message: str) -> None:
+        self.plain_loaded = ok
+        self._set_state("ready" if self.loaded else "empty")
+        if not ok:
+            self.sig_error.emit(message)
+        self.sig_plain_ready.emit(ok, message)
 
     @Slot(object, str)
     def _on_load_failed(self, _spec, message: str) -> None:
@@ -277,6 +304,9 @@ class ChatController(QObject):
         queued = Qt.ConnectionType.QueuedConnection
         self.sig_request_load.connect(self._worker.load, queued)
         self.sig_request_generate.connect(self._worker.generate, queued)
+        self.sig_request_load_plain.connect(self._worker.load_plain, queued)
+        self.sig_request_unload_plain.connect(self._worker.unload_plain, queued)
+        self._worker.sig_plain_loaded.connect(self._on_plain_loaded, queued)
         self.sig_request_shutdown.connect(self._worker.shutdown, queued)
         self._worker.sig_loaded.connect(self._on_loaded, queued)
         self._worker.sig_load_failed.connect(self._on_load_failed, queued)
@@ -299,8 +329,8 @@ class ChatController(QObject):
             return False
         return True
 
-    def _start(self, prompt, settings: GenerationSettings, message: Message | None) -> int:
-        has_draft = bool(self.loaded and self.loaded.get("has_draft"))
+    def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, plain: bool = False) -> int:
+        has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not plain
         if settings.speculative and not has_draft:
             settings = GenerationSettings(**{**settings.__dict__, "speculative": False})
         mode = "speculative" if settings.speculative else "baseline"
@@ -309,7 +339,7 @@ class ChatController(QObject):
         self._set_state("generating")
         self.sig_reply_started.emit(request_id, mode, settings)
         self._render_timer.start()
-        self.sig_request_generate.emit(request_id, prompt, settings, self.reply.stop)
+        self.sig_request_generate.emit(request_id, prompt, settings, self.reply.stop, plain)
         return request_id
 
     @Slot()

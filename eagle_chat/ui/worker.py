@@ -34,10 +34,13 @@ class GenerationWorker(QObject):
     """A reply ended (completed or stopped): request id and the GenerationResult."""
     sig_failed = Signal(int, str)
     """A reply failed: request id and a sentence for the user."""
+    sig_plain_loaded = Signal(bool, str)
+    """The draft-free reference pipeline for comparisons: loaded (True) or not, and why not."""
 
     def __init__(self) -> None:
         super().__init__()
         self._engine: Engine | None = None
+        self._plain: Engine | None = None  # optional second, draft-free pipeline (comparisons only)
 
     @Slot(object)
     def load(self, spec: PipelineSpec) -> None:
@@ -63,9 +66,36 @@ class GenerationWorker(QObject):
             }
         )
 
-    @Slot(int, object, object, object)
-    def generate(self, request_id: int, messages, settings: GenerationSettings, stop: threading.Event) -> None:
+    @Slot()
+    def load_plain(self) -> None:
+        """Load the current target again without its draft: plain decoding exactly as LLMPipeline does it,
+        the fair reference for a comparison. Costs a second copy of the model in memory."""
         if self._engine is None:
+            self.sig_plain_loaded.emit(False, "No model is loaded yet.")
+            return
+        if self._plain is None:
+            try:
+                self._plain = Engine(self._engine.spec.with_changes(draft_dir=None))
+            except (ModelFolderError, DeviceError, EngineError) as error:
+                self.sig_plain_loaded.emit(False, str(error))
+                return
+        self.sig_plain_loaded.emit(True, "")
+
+    @Slot()
+    def unload_plain(self) -> None:
+        if self._plain is not None:
+            self._plain.close()
+            self._plain = None
+
+    @Slot(int, object, object, object, bool)
+    def generate(
+        self, request_id: int, messages, settings: GenerationSettings, stop: threading.Event, plain: bool = False
+    ) -> None:
+        engine = self._plain if plain else self._engine
+        if plain and engine is None:
+            self.sig_failed.emit(request_id, "The draft-free reference pipeline is not loaded.")
+            return
+        if engine is None:
             self.sig_failed.emit(request_id, "No model is loaded yet.")
             return
         if stop.is_set():  # stopped while queued
@@ -77,7 +107,7 @@ class GenerationWorker(QObject):
             self.sig_chunk.emit(request_id, chunk.text, chunk.tokens, chunk.t)
 
         try:
-            result = self._engine.generate(messages, settings, on_chunk=on_chunk, stop=stop)
+            result = engine.generate(messages, settings, on_chunk=on_chunk, stop=stop)
         except EngineError as error:
             self.sig_failed.emit(request_id, str(error))
             return
@@ -94,6 +124,7 @@ class GenerationWorker(QObject):
         QThread.currentThread().quit()
 
     def _release(self) -> None:
+        self.unload_plain()
         if self._engine is not None:
             self._engine.close()
             self._engine = None

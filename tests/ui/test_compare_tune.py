@@ -106,3 +106,21 @@ def test_conversation_stats_export(qtbot, open_window, tmp_path):
     assert [r["mode"] for r in rows] == ["speculative", "baseline"]
     assert json.loads(written[1].read_text())["replies"][1]["accepted_tokens"] == 0
     assert written[2].suffix == ".png" and written[2].stat().st_size > 1000
+
+
+def test_compare_with_a_draft_free_baseline_pipeline(qtbot, open_window):
+    window = open_window()
+    at_f32(qtbot, window)
+    window.options.max_tokens.setValue(48)
+    view = window.open_compare()
+    view.separate_baseline.setChecked(True)
+    with qtbot.waitSignal(view.sig_finished, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
+        view.run("Write quicksort in Python.")
+    comparison = blocker.args[0]
+    assert window.controller.plain_loaded
+    assert comparison.identical and "separate draft-free pipeline" in view.summary.text()
+    assert comparison.baseline[0].accepted_tokens == 0 and comparison.baseline[0].draft_tokens == 0
+    # Reloading the model releases the second copy.
+    with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
+        window.load_model()
+    assert not window.controller.plain_loaded
