@@ -61,6 +61,7 @@ class LoadPlan:
     draft_dir: str | None
     draft_device: str | None
     draft_properties: dict[str, object] | None
+    target: models.ModelInfo | None = None  # what validation learned about the target folder
 
 
 def plan_load(spec: PipelineSpec) -> LoadPlan:
@@ -69,11 +70,11 @@ def plan_load(spec: PipelineSpec) -> LoadPlan:
     target = models.inspect_target(spec.target_dir)
     props = dev.pipeline_properties(device, precision=spec.precision, cache_dir=spec.cache_dir, npu=spec.npu)
     if spec.draft_dir is None:
-        return LoadPlan(str(target.path), device, props, None, None, None)
+        return LoadPlan(str(target.path), device, props, None, None, None, target)
     draft = models.inspect_draft(spec.draft_dir)
     models.check_pair(target, draft)
     # The draft device is always named explicitly: GenAI's EAGLE-3 NPU path requires "NPU" for both.
-    return LoadPlan(str(target.path), device, props, str(draft.path), device, dict(props))
+    return LoadPlan(str(target.path), device, props, str(draft.path), device, dict(props), target)
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class Engine:
 
         self.spec = spec
         self.plan = plan_load(spec)
-        self.target_info = models.inspect_target(spec.target_dir)
+        self.target_info = self.plan.target
         started = time.perf_counter()
         try:
             kwargs = dict(self.plan.properties)
@@ -139,14 +140,20 @@ class Engine:
     def supports_thinking(self) -> bool:
         return self.target_info.supports_thinking
 
-    def count_prompt_tokens(self, prompt: str | Sequence[Message]) -> int:
+    def count_prompt_tokens(self, prompt: str | Sequence[Message], thinking: bool | None = None) -> int:
         """Tokens the prompt occupies after the chat template — what MAX_PROMPT_LEN limits on NPU."""
+        text = self._tokenizer.apply_chat_template(self._history(prompt, thinking), add_generation_prompt=True)
+        return int(self._tokenizer.encode(text, add_special_tokens=False).input_ids.get_shape()[-1])
+
+    def _history(self, prompt: str | Sequence[Message], thinking: bool | None):
+        """A GenAI ChatHistory for ``prompt`` (a string is one user message), with the thinking switch."""
         import openvino_genai as ov_genai
 
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
         history = ov_genai.ChatHistory([dict(m) for m in messages])
-        text = self._tokenizer.apply_chat_template(history, add_generation_prompt=True)
-        return int(self._tokenizer.encode(text, add_special_tokens=False).input_ids.get_shape()[-1])
+        if thinking is not None and self.supports_thinking:
+            history.set_extra_context({"enable_thinking": bool(thinking)})
+        return history
 
     def generate(
         self,
@@ -162,16 +169,11 @@ class Engine:
         first. Setting ``stop`` ends the reply within a decoding step or two; the text streamed until then
         is returned (after a stop EAGLE-3 can report draft tokens the target never verified).
         """
-        import openvino_genai as ov_genai
-
         config = self._config(settings)
-        self._check_prompt(prompt)
-        if isinstance(prompt, str):
-            inputs = [prompt]
-        else:
-            inputs = ov_genai.ChatHistory([dict(m) for m in prompt])
-            if settings.thinking is not None and self.supports_thinking:
-                inputs.set_extra_context({"enable_thinking": bool(settings.thinking)})
+        self._check_prompt(prompt, settings.thinking)
+        # A string goes in as a one-element list, exactly as pipe.generate(prompt) sends it (bench compares
+        # with the GenAI samples that way); a conversation goes in as a ChatHistory.
+        inputs = [prompt] if isinstance(prompt, str) else self._history(prompt, settings.thinking)
         stop = stop or threading.Event()
         streamer = _ChunkStreamer(self._tokenizer, on_chunk, stop)
         speculative = self.has_draft and bool(config.num_assistant_tokens)
@@ -236,7 +238,7 @@ class Engine:
             )
         return k
 
-    def _check_prompt(self, prompt: str | Sequence[Message]) -> None:
+    def _check_prompt(self, prompt: str | Sequence[Message], thinking: bool | None) -> None:
         if isinstance(prompt, str):
             empty = not prompt.strip()
         else:
@@ -244,7 +246,7 @@ class Engine:
             empty = not users or not str(users[-1].get("content", "")).strip()
         if empty:
             raise EngineError("The message is empty; type something to send.")
-        count = self.count_prompt_tokens(prompt)
+        count = self.count_prompt_tokens(prompt, thinking)
         check_prompt_length(
             count, device=self.plan.device, npu=self.spec.npu, max_context=self.target_info.max_context
         )

@@ -125,7 +125,8 @@ def test_chat_history_system_prompt_and_thinking(spec_engine):
     bare = spec_engine.generate(history[1:], GenerationSettings(max_new_tokens=8, thinking=True)).stats.input_tokens
     assert off > on  # thinking off appends an empty <think></think> block to the prompt
     assert on > bare  # the system prompt is sent
-    assert spec_engine.count_prompt_tokens(history) == on
+    assert spec_engine.count_prompt_tokens(history, thinking=True) == on
+    assert spec_engine.count_prompt_tokens(history, thinking=False) == off
 
 
 @pytest.mark.parametrize("bad", ["", "   \n", [{"role": "user", "content": " "}]])
