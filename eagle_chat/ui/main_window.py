@@ -6,11 +6,12 @@ generation options. The window asks the controller for everything; it never talk
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, Slot
+from PySide6.QtCore import QByteArray, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -62,12 +63,19 @@ class ModelChoice:
 
     def label(self) -> str:
         name = self.target_dir.name + (f" + {self.draft_dir.name}" if self.draft_dir else " (no draft)")
+        if self.name == "speed-demo":
+            from eagle_chat.core.speed_demo import DESCRIPTION
+
+            return f"speed-demo — {DESCRIPTION}"
         if self.name:
             name = f"{self.name} ({name})"
         return f"{name} — {TOY_NOTE}" if self.bundled else name
 
 
 class MainWindow(QMainWindow):
+    sig_speed_demo_built = Signal(str)
+    """The speed-demo pair was built ("") or could not be (the reason)."""
+
     def __init__(
         self,
         controller: ChatController,
@@ -156,6 +164,48 @@ class MainWindow(QMainWindow):
         """Load a registered pair by name (from the Models menu, or after Get models registered it)."""
         pair = self.registry.get(name)
         self.set_model(ModelChoice(pair.target_path, pair.draft_path, name=pair.name))
+
+    def use_speed_demo(self) -> None:
+        """Load the speed-demo pair, building and registering it first if needed (a few seconds, on a
+        helper thread so the window stays responsive)."""
+        from eagle_chat.core import speed_demo
+
+        if speed_demo.NAME in self.registry.names():
+            self.use_registered(speed_demo.NAME)
+            return
+        if self._speed_demo_thread is not None:
+            return
+        self.statusBar().showMessage("Building the speed-demo pair…")
+
+        def build() -> None:
+            from eagle_chat import paths
+            from eagle_chat.core.registry import ModelPair
+
+            try:
+                target, draft = speed_demo.build_speed_demo(
+                    paths.tiny_target_dir(), paths.tiny_draft_dir(), paths.models_dir() / speed_demo.NAME
+                )
+                self.registry.add(ModelPair(name=speed_demo.NAME, target_dir=str(target), draft_dir=str(draft),
+                                            source=speed_demo.NAME, owned=True, start_k={"CPU": 3}),
+                                  replace=True)
+                self.sig_speed_demo_built.emit("")
+            except Exception as error:  # a user-facing failure, reported in the window
+                self.sig_speed_demo_built.emit(f"Could not build the speed-demo pair: {error}")
+
+        self._speed_demo_thread = threading.Thread(target=build, name="speed-demo-build")
+        self._speed_demo_thread.start()
+
+    @Slot(str)
+    def _on_speed_demo_built(self, error: str) -> None:
+        if self._speed_demo_thread is not None:
+            self._speed_demo_thread.join()
+            self._speed_demo_thread = None
+        if error:
+            self.show_notice(error, error=True)
+            return
+        from eagle_chat.core import speed_demo
+
+        self.use_registered(speed_demo.NAME)
 
     def open_get_models(self):
         from eagle_chat.ui.dialogs.get_models import GetModelsDialog
@@ -343,6 +393,7 @@ class MainWindow(QMainWindow):
         self.compare_view = None
         self.tune_dialog = None
         self.get_models_dialog = None
+        self._speed_demo_thread: threading.Thread | None = None
 
         composer = QHBoxLayout()
         composer.addWidget(self.prompt, 1)
@@ -405,6 +456,7 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         c = self.controller
+        self.sig_speed_demo_built.connect(self._on_speed_demo_built, Qt.ConnectionType.QueuedConnection)
         c.sig_state.connect(self._on_state)
         c.sig_loaded.connect(self._on_loaded)
         c.sig_error.connect(self._on_error)
@@ -479,6 +531,9 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, name=pair.name: self.use_registered(name))
         bundled = menu.addAction("Bundled tiny pair (toy quality)")
         bundled.triggered.connect(self._use_bundled)
+        demo = menu.addAction("Speed-demo pair (toy quality, ~50M weights: shows the speed-up on a CPU)")
+        demo.setObjectName("speedDemoAction")
+        demo.triggered.connect(self.use_speed_demo)
         menu.addSeparator()
         menu.addAction("Get models…", self.open_get_models)
         menu.addAction("Choose model folders…", self.choose_model_folders)

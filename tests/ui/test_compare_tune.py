@@ -6,6 +6,7 @@ import csv
 import json
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 
 from eagle_chat import paths
 from eagle_chat.settings import Settings, load_settings
@@ -124,3 +125,17 @@ def test_compare_with_a_draft_free_baseline_pipeline(qtbot, open_window):
     with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
         window.load_model()
     assert not window.controller.plain_loaded
+
+
+def test_speed_demo_pair_is_built_registered_and_loaded_from_the_menu(qtbot, open_window):
+    window = open_window()
+    with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS * 2):
+        window.findChild(QAction, "speedDemoAction").trigger()
+    assert "speed-demo" in window.registry.names()
+    assert "toy model widened" in window.model_bar.model_label.text()
+    spec = window.controller.loaded["spec"]
+    assert spec.target_dir == paths.models_dir() / "speed-demo" / "target"
+    assert window.model_bar.k_slider.value() == 3  # the pair's starting K on CPU
+    window.options.max_tokens.setValue(16)
+    _, result = send(qtbot, window, "Write quicksort in Python.")
+    assert result.stats.mode == "speculative" and result.stats.accepted_tokens > 0
