@@ -1,0 +1,1125 @@
+#!/usr/bin/env python3
+"""Build tiny but *real* test models for EagleChat, offline, from text already on this disk.
+
+Produces, under ``--out`` (``tests/models`` in the repo):
+
+* ``tiny-qwen3/``               OpenVINO IR (fp16) of a ~1M-parameter Qwen3 target, 10 layers, hidden 64,
+                                 plus tokenizer files and openvino_tokenizer/detokenizer.
+* ``tiny-qwen3-eagle3/``        OpenVINO IR (fp16) of a matching EAGLE-3 draft head (AngelSlim layout,
+                                 ``LlamaForCausalLMEagle3``), same tokenizer files.
+* ``hf/tiny-qwen3-eagle3/``     The same draft head in Hugging Face form (config.json, fp16
+                                 model.safetensors, tokenizer files), i.e. what one downloads from the hub,
+                                 to test the app's own draft-export code path.
+
+Steps: byte-level BPE tokenizer trained on the CPython standard library sources (+ Debian license texts
+when present), ChatML template honouring ``enable_thinking`` like Qwen3's; target pre-trained on that
+corpus mixed with ChatML samples (user asks for a stdlib function, assistant answers with its code);
+draft head distilled on the target's own hidden states (layers 2, 5, 7: the layers OpenVINO GenAI picks
+for a 10-layer target) with training-time test; both exported with ``optimum-cli export openvino``.
+
+Usage (from the repo root)::
+
+    /work/buildenv/bin/python tools/build_tiny_models.py --out tests/models --verify
+    /work/buildenv/bin/python tools/build_tiny_models.py --out tests/models --verify-only
+    /work/buildenv/bin/python tools/build_tiny_models.py --out /work/speed-demo --speed-demo
+
+``--verify`` runs the pair in OpenVINO GenAI on CPU (f32 inference and KV cache), greedy, 5 draft tokens,
+64 new tokens, on every line of ``tests/prompts.txt``; it fails (exit 1) unless speculative text equals
+baseline text for every prompt and the mean draft acceptance is at least 40 %.
+
+``--speed-demo`` additionally widens every MLP of the trained target with extra units whose ``down_proj``
+columns are zero (same function, ~50M weights to stream per token), exports it to ``<out>/speed-demo/target``
+next to a copy of the draft in ``<out>/speed-demo/draft``, and benchmarks baseline vs speculative decoding.
+Its output is large: do not commit it.
+
+Reproducibility: all randomness is seeded (``--seed``) and training runs a fixed number of steps, so two runs
+on the same machine (same CPython stdlib, same packages, same thread count) give the same models as far as
+torch's CPU kernels are deterministic. ``--train-seconds`` / ``--distill-seconds`` replace the step counts by
+wall-clock budgets and therefore give machine-dependent results.
+
+Packages used (a ``build-models`` optional extra; install torch first, CPU wheel, and constrain it so pip
+does not pull a CUDA build; uninstall torchvision if something drags it in):
+    torch==2.13.0 (CPU), transformers==5.5.4, tokenizers==0.22.2, safetensors==0.8.0,
+    optimum==2.3.0, optimum-intel==2.2.0, nncf==3.4.0, openvino==2026.4.1, openvino-genai==2026.4.1.0,
+    openvino-tokenizers==2026.4.1.0, huggingface-hub==1.21.0 (>=1.5,<1.22), diffusers==0.39.0 (<0.40),
+    einops==0.8.2, numpy==2.4.6 (Python 3.11.7).
+
+Observed on the development machine (2 cores, no GPU, seed 0, defaults):
+    the committed pair was built with ``--train-seconds 300 --distill-seconds 240 --verify`` (about 13
+    minutes in all); tests/models is 5.8 MB. On the 8 prompts of tests/prompts.txt at f32, 128 new tokens,
+    greedy EAGLE-3 output equals baseline on every prompt; acceptance 79 % / 71 % / 66 % at K = 3 / 5 / 7,
+    3.3 / 4.5 / 5.6 tokens per verification step (eagle-chat bench).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import functools
+import json
+import math
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import textwrap
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Keep the build strictly offline and quiet before any Hugging Face / OpenVINO import.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# OpenVINO's usage telemetry: make the module unimportable (OpenVINO falls back to a stub).
+sys.modules["openvino_telemetry"] = None  # type: ignore[assignment]
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_PROMPTS = REPO_ROOT / "tests" / "prompts.txt"
+
+TARGET_DIR = "tiny-qwen3"
+DRAFT_DIR = "tiny-qwen3-eagle3"
+HF_DRAFT_DIR = Path("hf") / DRAFT_DIR
+SPEED_DEMO_DIR = "speed-demo"
+
+# --- tokenizer ---------------------------------------------------------------------------------------
+VOCAB_SIZE = 3072
+ENDOFTEXT, IM_START, IM_END = "<|endoftext|>", "<|im_start|>", "<|im_end|>"
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+# Qwen2/Qwen3 pre-tokenisation regex.
+SPLIT_REGEX = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|"
+    r"\s+(?!\S)|\s+"
+)
+# ChatML, like Qwen3's: earlier assistant turns lose their <think> block; enable_thinking=false appends an
+# empty think block to the generation prompt.
+CHAT_TEMPLATE = (
+    "{%- for message in messages %}"
+    "{%- if message.role == 'assistant' %}"
+    "{%- set content = message.content %}"
+    "{%- if '</think>' in content %}"
+    "{%- set content = content.split('</think>')[-1].lstrip('\\n') %}"
+    "{%- endif %}"
+    "{{- '<|im_start|>assistant\\n' + content + '<|im_end|>\\n' }}"
+    "{%- else %}"
+    "{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}"
+    "{%- endif %}"
+    "{%- endfor %}"
+    "{%- if add_generation_prompt %}"
+    "{{- '<|im_start|>assistant\\n' }}"
+    "{%- if enable_thinking is defined and enable_thinking is false %}"
+    "{{- '<think>\\n\\n</think>\\n\\n' }}"
+    "{%- endif %}"
+    "{%- endif %}"
+)
+
+# --- models -------------------------------------------------------------------------------------------
+TARGET_ARCH = dict(
+    hidden_size=64,
+    intermediate_size=256,
+    num_hidden_layers=10,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    head_dim=16,
+    max_position_embeddings=4096,
+    rms_norm_eps=1e-6,
+    rope_theta=10000.0,
+)
+# GenAI's default EAGLE-3 feature layers for N layers: {2, N // 2, N - 3}.
+FEATURE_LAYERS = (2, 5, 7)
+DRAFT_INTERMEDIATE = 256
+SEQ_LEN = 256
+BATCH_SIZE = 16
+DRAFT_BATCH_SIZE = 8
+
+# --- verification ---------------------------------------------------------------------------------------
+OV_PROPS = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"}
+MIN_ACCEPTANCE = 0.40
+
+
+def log(msg: str) -> None:
+    """Print a progress line, flushed, with a wall-clock stamp."""
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def seed_everything(seed: int) -> None:
+    """Seed Python, NumPy and torch, and ask torch for deterministic kernels."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+
+
+# =====================================================================================================
+# Corpus
+# =====================================================================================================
+
+_SKIP_DIRS = {"test", "tests", "idle_test", "site-packages", "dist-packages", "__pycache__", "encodings",
+              "pydoc_data", "lib2to3", "turtledemo", "ensurepip"}
+
+
+def find_corpus_files() -> tuple[list[Path], list[Path]]:
+    """Return (python_sources, prose_files): CPython stdlib ``*.py`` and Debian license texts.
+
+    Only text that exists on any CPython install (+ Debian's /usr/share/common-licenses when present)
+    is used. Exits with a clear message if the standard library sources cannot be found.
+    """
+    stdlib = Path(sysconfig.get_path("stdlib"))
+    sources = sorted(
+        p for p in stdlib.rglob("*.py")
+        if not (_SKIP_DIRS & set(p.relative_to(stdlib).parts[:-1])) and 1_000 < p.stat().st_size < 300_000
+    )
+    if len(sources) < 100:
+        sys.exit(f"error: found only {len(sources)} Python standard library sources under {stdlib}; "
+                 "this builder needs the CPython stdlib .py files (not just .pyc) as its training corpus.")
+    licenses_dir = Path("/usr/share/common-licenses")
+    prose: list[Path] = []
+    if licenses_dir.is_dir():
+        seen = set()
+        for p in sorted(licenses_dir.iterdir()):
+            real = p.resolve()
+            if real.is_file() and real not in seen:
+                seen.add(real)
+                prose.append(real)
+    return sources, prose
+
+
+def read_texts(paths: list[Path], max_bytes: int, rng: random.Random) -> list[tuple[Path, str]]:
+    """Read up to ``max_bytes`` of UTF-8 text from a seeded shuffle of ``paths``."""
+    order = list(paths)
+    rng.shuffle(order)
+    texts, total = [], 0
+    for path in order:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        texts.append((path, text))
+        total += len(text.encode())
+        if total >= max_bytes:
+            break
+    return texts
+
+
+# =====================================================================================================
+# ChatML samples
+# =====================================================================================================
+
+@dataclass
+class FunctionSnippet:
+    """A documented function from the standard library."""
+
+    name: str
+    args: str
+    summary: str
+    doc: str
+    source: str
+
+
+def extract_functions(text: str) -> list[FunctionSnippet]:
+    """Return the short, documented functions and methods defined in a Python source text."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    lines = text.splitlines()
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name.startswith("__"):
+            continue
+        doc = ast.get_docstring(node)
+        n_lines = node.end_lineno - node.lineno + 1
+        if not doc or n_lines > 40:
+            continue
+        source = textwrap.dedent("\n".join(lines[node.lineno - 1:node.end_lineno])).strip("\n")
+        summary = doc.strip().split("\n\n")[0].replace("\n", " ").strip()
+        if not (3 <= n_lines <= 40) or not (10 <= len(summary) <= 160) or not summary.isascii():
+            continue
+        found.append(FunctionSnippet(node.name, ast.unparse(node.args), summary.rstrip("."), doc.strip(),
+                                     source))
+    return found
+
+
+def _lower_first(s: str) -> str:
+    return s[:1].lower() + s[1:]
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled_chat_template():
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    return ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True).from_string(CHAT_TEMPLATE)
+
+
+def render_chat(messages: list[dict], add_generation_prompt: bool, enable_thinking: bool | None) -> str:
+    """Render ``messages`` with CHAT_TEMPLATE as transformers does (sandboxed Jinja, trim/lstrip blocks)."""
+    kwargs = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
+    return _compiled_chat_template().render(messages=messages, add_generation_prompt=add_generation_prompt,
+                                            **kwargs)
+
+
+def make_exchange(fn: FunctionSnippet, rng: random.Random) -> tuple[str, str, str]:
+    """Return (user_text, thought, answer) for one function: an instruction and a code (or prose) reply."""
+    code = f"```python\n{fn.source}\n```"
+    kind = rng.randrange(6)
+    if kind == 0:
+        user = f"Write a Python function that {_lower_first(fn.summary)}."
+    elif kind == 1:
+        user = f"Write a Python function `{fn.name}({fn.args})`. {fn.summary}."
+    elif kind == 2:
+        user = f"def {fn.name}({fn.args}):"
+    elif kind == 3:
+        user = f"Implement {fn.name} in Python."
+    elif kind == 4:
+        user = f"How would you write a function that {_lower_first(fn.summary)}?"
+    else:
+        user = f"Explain what this function does:\n{code}"
+        thought = f"The function is {fn.name}. I will explain its docstring."
+        return user, thought, f"`{fn.name}`: {fn.doc}"
+    intro = rng.choice(["", "Here is a Python function that does this:\n\n", "Sure! Here is one way:\n\n",
+                        f"Here is `{fn.name}`:\n\n"])
+    thought = f"The user wants {fn.name}. {fn.summary}. I will write it in Python."
+    return user, thought, intro + code
+
+
+SYSTEM_PROMPTS = ["You are a helpful assistant.", "You are a helpful coding assistant.",
+                  "You are a concise Python expert."]
+
+
+def make_chat_samples(functions: list[FunctionSnippet], rng: random.Random) -> list[str]:
+    """Turn functions into rendered ChatML conversations (1–2 turns, with/without system prompt,
+    half with an empty think block as enable_thinking=false yields, half with a short thought)."""
+    samples = []
+    order = list(functions)
+    rng.shuffle(order)
+    i = 0
+    while i < len(order):
+        messages: list[dict] = []
+        if rng.random() < 0.3:
+            messages.append({"role": "system", "content": rng.choice(SYSTEM_PROMPTS)})
+        turns = 2 if rng.random() < 0.2 and i + 1 < len(order) else 1
+        text = ""
+        for t in range(turns):
+            user, thought, answer = make_exchange(order[i], rng)
+            i += 1
+            messages.append({"role": "user", "content": user})
+            thinking = rng.random() < 0.5
+            prompt = render_chat(messages, add_generation_prompt=True, enable_thinking=thinking)
+            reply = f"{THINK_OPEN}\n{thought}\n{THINK_CLOSE}\n\n{answer}" if thinking else answer
+            text = prompt + reply + f"{IM_END}\n"
+            messages.append({"role": "assistant", "content": reply})
+        samples.append(text)
+    return samples
+
+
+# =====================================================================================================
+# Tokenizer
+# =====================================================================================================
+
+def train_tokenizer(texts: list[str], out_dir: Path):
+    """Train the byte-level BPE, save it with the chat template in tokenizer_config.json, and return the
+    transformers tokenizer."""
+    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, \
+        processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.normalizer = normalizers.NFC()
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(SPLIT_REGEX), behavior="isolated", invert=False),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+    ])
+    tok.post_processor = processors.ByteLevel(trim_offsets=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=VOCAB_SIZE - 2, min_frequency=2, show_progress=False,
+        special_tokens=[ENDOFTEXT, IM_START, IM_END], initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tok.train_from_iterator(texts, trainer)
+    # Like Qwen3: <think>/</think> are added tokens that are *not* special (they survive skip_special_tokens).
+    tok.add_tokens([AddedToken(THINK_OPEN, special=False, normalized=False),
+                    AddedToken(THINK_CLOSE, special=False, normalized=False)])
+    assert tok.get_vocab_size() == VOCAB_SIZE, tok.get_vocab_size()
+
+    hf_tok = PreTrainedTokenizerFast(
+        tokenizer_object=tok, eos_token=IM_END, pad_token=ENDOFTEXT, bos_token=None, unk_token=None,
+        model_max_length=TARGET_ARCH["max_position_embeddings"], clean_up_tokenization_spaces=False,
+    )
+    hf_tok.chat_template = CHAT_TEMPLATE
+    hf_tok.save_pretrained(out_dir, save_jinja_files=False)
+    return hf_tok
+
+
+def strip_special_strings(text: str) -> str:
+    """Blank out special/added token strings so BPE merges are not spent on them."""
+    for token in (ENDOFTEXT, IM_START, IM_END, THINK_OPEN, THINK_CLOSE):
+        text = text.replace(token, "\n")
+    return text
+
+
+# =====================================================================================================
+# Token streams
+# =====================================================================================================
+
+@dataclass
+class TokenStreams:
+    """Long token id arrays to sample training windows from; ``*_eval`` are held-out tails."""
+
+    code: np.ndarray
+    chat: np.ndarray
+    code_eval: np.ndarray
+    chat_eval: np.ndarray
+    extra: list[np.ndarray] = field(default_factory=list)
+
+
+def encode_stream(tokenizer, texts: list[str]) -> np.ndarray:
+    """Tokenize documents and join them into one id array, each followed by <|endoftext|>."""
+    eot = tokenizer.convert_tokens_to_ids(ENDOFTEXT)
+    ids: list[int] = []
+    for enc in tokenizer._tokenizer.encode_batch(texts, add_special_tokens=False):
+        ids.extend(enc.ids)
+        ids.append(eot)
+    return np.asarray(ids, dtype=np.int64)
+
+
+def tokenize_streams(tokenizer, raw_texts: list[str], chat_texts: list[str], eval_fraction=0.02) -> TokenStreams:
+    """Corpus and ChatML streams, each split into a training head and a held-out tail."""
+    code, chat = encode_stream(tokenizer, raw_texts), encode_stream(tokenizer, chat_texts)
+    n_code, n_chat = int(len(code) * (1 - eval_fraction)), int(len(chat) * (1 - eval_fraction))
+    return TokenStreams(code[:n_code], chat[:n_chat], code[n_code:], chat[n_chat:])
+
+
+def sample_windows(stream: np.ndarray, n: int, length: int, rng: np.random.Generator) -> torch.Tensor:
+    """``n`` random windows of ``length`` tokens from ``stream``."""
+    starts = rng.integers(0, len(stream) - length, size=n)
+    return torch.from_numpy(np.stack([stream[s:s + length] for s in starts]))
+
+
+def sample_batch(streams: TokenStreams, rng: np.random.Generator, batch=BATCH_SIZE, length=SEQ_LEN,
+                 chat_share=0.5) -> torch.Tensor:
+    """A training batch: ``chat_share`` ChatML windows, the rest plain corpus (and extra streams)."""
+    n_chat = int(round(batch * chat_share))
+    pools = [streams.code] + streams.extra
+    rows = [sample_windows(streams.chat, n_chat, length, rng)]
+    for i in range(batch - n_chat):
+        rows.append(sample_windows(pools[i % len(pools)], 1, length, rng))
+    return torch.cat(rows)
+
+
+# =====================================================================================================
+# Training helpers
+# =====================================================================================================
+
+class Budget:
+    """A fixed number of steps, or (if ``seconds`` is given) a wall-clock budget; gives lr progress."""
+
+    def __init__(self, steps: int, seconds: float | None):
+        self.steps, self.seconds, self.start, self.step = steps, seconds, time.monotonic(), 0
+
+    def progress(self) -> float:
+        if self.seconds:
+            return min(1.0, (time.monotonic() - self.start) / self.seconds)
+        return self.step / self.steps
+
+    def running(self) -> bool:
+        return self.progress() < 1.0
+
+
+def cosine_lr(progress: float, peak: float, warmup: float = 0.03, floor: float = 0.1) -> float:
+    """Linear warm-up then cosine decay to ``floor * peak``."""
+    if progress < warmup:
+        return peak * max(progress / warmup, 0.02)
+    t = (progress - warmup) / (1 - warmup)
+    return peak * (floor + (1 - floor) * 0.5 * (1 + math.cos(math.pi * t)))
+
+
+def make_optimizer(params, lr: float) -> torch.optim.Optimizer:
+    """AdamW with weight decay on matrices only."""
+    params = [p for p in params if p.requires_grad]
+    return torch.optim.AdamW([
+        {"params": [p for p in params if p.dim() >= 2], "weight_decay": 0.05},
+        {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0},
+    ], lr=lr, betas=(0.9, 0.95))
+
+
+# =====================================================================================================
+# Target
+# =====================================================================================================
+
+def make_target(tokenizer):
+    """A fresh tiny Qwen3 (float32)."""
+    from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
+
+    arch = dict(TARGET_ARCH)
+    rope_theta = arch.pop("rope_theta")
+    config = Qwen3Config(
+        vocab_size=VOCAB_SIZE, tie_word_embeddings=False, use_cache=True,
+        rope_parameters={"rope_type": "default", "rope_theta": rope_theta},
+        bos_token_id=tokenizer.convert_tokens_to_ids(ENDOFTEXT),
+        eos_token_id=tokenizer.convert_tokens_to_ids(IM_END),
+        pad_token_id=tokenizer.convert_tokens_to_ids(ENDOFTEXT),
+        attn_implementation="sdpa", **arch,
+    )
+    model = Qwen3ForCausalLM(config)
+    model.generation_config = GenerationConfig(
+        bos_token_id=config.bos_token_id, pad_token_id=config.pad_token_id,
+        eos_token_id=[config.eos_token_id, config.bos_token_id],
+    )
+    return model
+
+
+@torch.no_grad()
+def eval_loss(model, streams: TokenStreams, n=32, seed=0) -> float:
+    """Mean LM loss on fixed held-out windows (half chat, half code)."""
+    rng = np.random.default_rng(seed)
+    batch = torch.cat([sample_windows(streams.chat_eval, n // 2, SEQ_LEN, rng),
+                       sample_windows(streams.code_eval, n // 2, SEQ_LEN, rng)])
+    model.eval()
+    loss = sum(model(input_ids=b, labels=b, use_cache=False).loss.item() for b in batch.split(8)) / (n / 8)
+    model.train()
+    return loss
+
+
+def train_target(model, streams: TokenStreams, budget: Budget, seed: int, lr=3e-3) -> dict:
+    """Pre-train the target on corpus + ChatML windows; returns loss figures."""
+    rng = np.random.default_rng(seed)
+    opt = make_optimizer(model.parameters(), lr)
+    model.train()
+    losses = []
+    figures = {"eval_loss_start": eval_loss(model, streams)}
+    while budget.running():
+        for group in opt.param_groups:
+            group["lr"] = cosine_lr(budget.progress(), lr)
+        batch = sample_batch(streams, rng)
+        loss = model(input_ids=batch, labels=batch, use_cache=False).loss
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        losses.append(loss.item())
+        budget.step += 1
+        if budget.step % 50 == 0:
+            log(f"  target step {budget.step}: loss {np.mean(losses[-50:]):.3f}")
+    model.eval()
+    figures.update(steps=budget.step, train_loss_first=float(np.mean(losses[:10])),
+                   train_loss_last=float(np.mean(losses[-50:])), eval_loss_end=eval_loss(model, streams))
+    return figures
+
+
+def save_target(model, tokenizer, out_dir: Path) -> None:
+    """Save the target in Hugging Face form (float32) with the tokenizer."""
+    model.save_pretrained(out_dir)
+    tokenizer.save_pretrained(out_dir, save_jinja_files=False)
+
+
+@torch.no_grad()
+def generate_self_data(model, tokenizer, prompts: list[str], seed: int, new_tokens=160, batch=64) -> np.ndarray:
+    """Let the target continue ``prompts`` (alternating greedy and sampled batches) and return the token ids
+    (prompt + continuation, each ended by <|endoftext|>) as one stream: the draft then learns from the
+    target's own outputs, which is what it sees at inference (EAGLE-3's 'regenerated' data)."""
+    eot = tokenizer.convert_tokens_to_ids(ENDOFTEXT)
+    eos = set(model.generation_config.eos_token_id)
+    tokenizer.padding_side = "left"
+    ids: list[int] = []
+    for n, i in enumerate(range(0, len(prompts), batch)):
+        enc = tokenizer(prompts[i:i + batch], return_tensors="pt", padding=True, add_special_tokens=False)
+        sample = n % 2 == 1
+        torch.manual_seed(seed * 1000 + n)
+        out = model.generate(**enc, max_new_tokens=new_tokens, do_sample=sample, top_k=40 if sample else None,
+                             temperature=0.8 if sample else None, top_p=None,
+                             pad_token_id=tokenizer.pad_token_id)
+        width = enc["input_ids"].shape[1]
+        for row, mask in zip(out.tolist(), enc["attention_mask"].tolist()):
+            seq = row[width - sum(mask):width]  # the prompt without its left padding
+            for token in row[width:]:
+                seq.append(token)
+                if token in eos:
+                    break
+            ids += seq + ([] if seq[-1] == eot else [eot])
+    tokenizer.padding_side = "right"
+    return np.asarray(ids, dtype=np.int64)
+
+
+# =====================================================================================================
+# EAGLE-3 draft head (parameter names and maths as optimum-intel's LlamaEagle3Model / AngelSlim)
+# =====================================================================================================
+
+def draft_config_dict(target_config, draft_vocab_size: int) -> dict:
+    """config.json of the draft head, in the AngelSlim style."""
+    return {
+        "architectures": ["LlamaForCausalLMEagle3"],
+        "model_type": "llama",
+        "bos_token_id": target_config.bos_token_id,
+        "eos_token_id": target_config.eos_token_id,
+        "pad_token_id": target_config.pad_token_id,
+        "hidden_act": "silu",
+        "hidden_size": target_config.hidden_size,
+        "target_hidden_size": target_config.hidden_size,
+        "intermediate_size": DRAFT_INTERMEDIATE,
+        "num_hidden_layers": 1,
+        "num_attention_heads": target_config.num_attention_heads,
+        "num_key_value_heads": target_config.num_key_value_heads,
+        "head_dim": target_config.head_dim,
+        "max_position_embeddings": target_config.max_position_embeddings,
+        "rms_norm_eps": target_config.rms_norm_eps,
+        "rope_theta": target_config.rope_parameters["rope_theta"],
+        "rope_scaling": None,
+        "attention_bias": False,
+        "mlp_bias": False,
+        "initializer_range": 0.02,
+        "tie_word_embeddings": False,
+        "use_cache": True,
+        "vocab_size": target_config.vocab_size,
+        "draft_vocab_size": draft_vocab_size,
+        "torch_dtype": "float16",
+    }
+
+
+def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
+    """[B, KV, S, D] -> [B, KV * n_rep, S, D] (grouped-query attention, Llama order)."""
+    return x if n_rep == 1 else x.repeat_interleave(n_rep, dim=1)
+
+
+class Eagle3Attention(nn.Module):
+    """Attention over [input embedding ; hidden state] (2h wide) with a training-time-test KV list."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        self.heads, self.kv_heads, self.head_dim = cfg.num_attention_heads, cfg.num_key_value_heads, cfg.head_dim
+        self.q_proj = nn.Linear(2 * cfg.hidden_size, self.heads * self.head_dim, bias=False)
+        self.k_proj = nn.Linear(2 * cfg.hidden_size, self.kv_heads * self.head_dim, bias=False)
+        self.v_proj = nn.Linear(2 * cfg.hidden_size, self.kv_heads * self.head_dim, bias=False)
+        self.o_proj = nn.Linear(self.heads * self.head_dim, cfg.hidden_size, bias=False)
+
+    def forward(self, x, cos, sin, keys: list, values: list):
+        """Step ``len(keys)`` of training-time test. Slot j attends to step-0 slots 0..j (the real context)
+        and to slot j of every later step (its own earlier drafts), as in chain drafting."""
+        from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
+        b, s, _ = x.shape
+        q = self.q_proj(x).view(b, s, self.heads, self.head_dim).transpose(1, 2)
+        k = self.k_proj(x).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
+        v = self.v_proj(x).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
+        q, k = apply_rotary_pos_emb(q, k, cos, sin)
+        n_rep = self.heads // self.kv_heads
+        keys.append(repeat_kv(k, n_rep))
+        values.append(repeat_kv(v, n_rep))
+        scale = self.head_dim ** -0.5
+        causal = torch.ones(s, s, dtype=torch.bool).tril()
+        scores = [(q @ keys[0].transpose(-1, -2) * scale).masked_fill(~causal, float("-inf"))]
+        scores += [(q * kk).sum(-1, keepdim=True) * scale for kk in keys[1:]]
+        probs = torch.cat(scores, dim=-1).softmax(dim=-1)
+        out = probs[..., :s] @ values[0]
+        for i, vv in enumerate(values[1:]):
+            out = out + probs[..., s + i:s + i + 1] * vv
+        return self.o_proj(out.transpose(1, 2).reshape(b, s, -1))
+
+
+class Eagle3Layer(nn.Module):
+    """The single EAGLE-3 decoder layer ("midlayer")."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        from transformers.models.llama.modeling_llama import LlamaMLP, LlamaRMSNorm
+
+        self.hidden_norm = LlamaRMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
+        self.input_layernorm = LlamaRMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
+        self.post_attention_layernorm = LlamaRMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
+        self.self_attn = Eagle3Attention(cfg)
+        self.mlp = LlamaMLP(cfg)
+
+    def forward(self, emb, hidden, cos, sin, keys, values):
+        residual = hidden
+        x = torch.cat((self.input_layernorm(emb), self.hidden_norm(hidden)), dim=-1)
+        hidden = residual + self.self_attn(x, cos, sin, keys, values)
+        return hidden + self.mlp(self.post_attention_layernorm(hidden))
+
+
+class Eagle3Draft(nn.Module):
+    """EAGLE-3 draft head; ``state_dict()`` keys are exactly the AngelSlim checkpoint keys."""
+
+    def __init__(self, config_dict: dict):
+        super().__init__()
+        from transformers import LlamaConfig
+        from transformers.models.llama.modeling_llama import LlamaRMSNorm, LlamaRotaryEmbedding
+
+        cfg = LlamaConfig(**config_dict)
+        self.config_dict = config_dict
+        h = cfg.hidden_size
+        self.embed_tokens = nn.Embedding(cfg.vocab_size, h)
+        self.fc = nn.Linear(3 * config_dict["target_hidden_size"], h, bias=False)
+        self.midlayer = Eagle3Layer(cfg)
+        self.norm = LlamaRMSNorm(h, eps=cfg.rms_norm_eps)
+        self.lm_head = nn.Linear(h, config_dict["draft_vocab_size"], bias=False)
+        self.register_buffer("d2t", torch.zeros(config_dict["draft_vocab_size"], dtype=torch.long))
+        self.register_buffer("t2d", torch.zeros(cfg.vocab_size, dtype=torch.bool))
+        self.rotary_emb = LlamaRotaryEmbedding(cfg)  # buffers are not persistent: not saved
+
+    def forward_ttt(self, features: torch.Tensor, tokens: torch.Tensor, steps: int) -> list[torch.Tensor]:
+        """Training-time test. ``features`` [B, S, 3h]: target features of positions 0..S-1;
+        ``tokens`` [B, S + steps - 1]: ``tokens[:, j + k]`` is the token slot j consumes at step k
+        (position j + k + 1 of the sequence). Returns draft logits per step, [B, S, draft_vocab]."""
+        b, s, _ = features.shape
+        hidden = self.fc(features)
+        keys, values, logits = [], [], []
+        for k in range(steps):
+            emb = self.embed_tokens(tokens[:, k:k + s])
+            positions = torch.arange(k, k + s).unsqueeze(0).expand(b, -1)
+            cos, sin = self.rotary_emb(hidden, positions)
+            hidden = self.midlayer(emb, hidden, cos, sin, keys, values)
+            logits.append(self.lm_head(self.norm(hidden)))
+        return logits
+
+
+def choose_draft_vocab(streams: TokenStreams, size: int, always: list[int]) -> torch.Tensor:
+    """The ``size`` most frequent target ids in the training streams (plus ``always``), sorted."""
+    counts = np.bincount(np.concatenate([streams.code, streams.chat, *streams.extra]), minlength=VOCAB_SIZE)
+    counts[always] = counts.max() + 1
+    return torch.from_numpy(np.sort(np.argsort(-counts, kind="stable")[:size]))
+
+
+def init_draft(target, streams: TokenStreams, draft_vocab_size: int, specials: list[int]) -> Eagle3Draft:
+    """A draft head warm-started from the target so that it starts as a "logit lens" on the last feature
+    layer: ``fc`` passes that layer through, the attention and MLP outputs start at zero, and the final
+    norm and lm_head rows are the target's. The embedding is the target's and stays frozen (GenAI
+    replaces the draft's embedding by the target's at load time anyway)."""
+    draft = Eagle3Draft(draft_config_dict(target.config, draft_vocab_size))
+    ids = choose_draft_vocab(streams, draft_vocab_size, specials)
+    h = target.config.hidden_size
+    with torch.no_grad():
+        draft.embed_tokens.weight.copy_(target.model.embed_tokens.weight)
+        draft.embed_tokens.weight.requires_grad_(False)
+        draft.fc.weight.zero_()
+        draft.fc.weight[:, 2 * h:] = torch.eye(h)
+        draft.midlayer.self_attn.o_proj.weight.zero_()
+        draft.midlayer.mlp.down_proj.weight.zero_()
+        draft.norm.weight.copy_(target.model.norm.weight)
+        draft.lm_head.weight.copy_(target.lm_head.weight[ids])
+        draft.d2t.copy_(ids - torch.arange(draft_vocab_size))
+        draft.t2d.zero_()
+        draft.t2d[ids] = True
+    return draft
+
+
+@torch.no_grad()
+def target_features(target, batch: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Run the target; return (features [B, L, 3h] = residual stream after FEATURE_LAYERS, logits)."""
+    captured: dict[int, torch.Tensor] = {}
+    hooks = [target.model.layers[i].register_forward_hook(
+        lambda _m, _inp, out, i=i: captured.__setitem__(i, out[0] if isinstance(out, tuple) else out))
+        for i in FEATURE_LAYERS]
+    try:
+        logits = target(input_ids=batch, use_cache=False).logits
+    finally:
+        for h in hooks:
+            h.remove()
+    return torch.cat([captured[i] for i in FEATURE_LAYERS], dim=-1), logits
+
+
+def distill_step(draft: Eagle3Draft, target, batch: torch.Tensor, steps: int, measure: bool, decay=0.8):
+    """One distillation step: soft cross-entropy to the target's next-token distribution (restricted to
+    the draft vocabulary) at every training-time-test step, weighted ``decay ** step``.
+    Returns (loss, per-step top-1 agreement with the target, or None when not ``measure``)."""
+    feats, t_logits = target_features(target, batch)
+    s = batch.shape[1] - steps  # slots whose every step has a target
+    ids = draft.d2t + torch.arange(len(draft.d2t))  # draft id -> target id
+    t_next = t_logits[:, 1:]  # t_next[:, j + k] is what slot j must predict at step k
+    top = t_next.argmax(-1)
+    mask = draft.t2d[top].float()
+    probs = (t_next if len(ids) == t_next.shape[-1] else t_next[..., ids]).softmax(-1)
+    logits = draft.forward_ttt(feats[:, :s], batch[:, 1:], steps)
+    loss, agree = 0.0, []
+    for k, lg in enumerate(logits):
+        ce = nn.functional.cross_entropy(lg.flatten(0, 1), probs[:, k:k + s].flatten(0, 1), reduction="none")
+        m = mask[:, k:k + s].flatten()
+        loss = loss + decay ** k * (ce * m).sum() / m.sum().clamp(min=1)
+        if measure:
+            with torch.no_grad():
+                agree.append((ids[lg.argmax(-1)] == top[:, k:k + s]).float().mean().item())
+    return loss, (agree if measure else None)
+
+
+def train_draft(draft: Eagle3Draft, target, streams: TokenStreams, budget: Budget, steps: int, seed: int,
+                lr=3e-3, batch_size=DRAFT_BATCH_SIZE) -> dict:
+    """Distil the head on the target's hidden states (self-generated data mixed with corpus windows)."""
+    rng = np.random.default_rng(seed + 1)
+    opt = make_optimizer(draft.parameters(), lr)
+    losses, agrees = [], []
+    draft.train()
+    while budget.running():
+        for group in opt.param_groups:
+            group["lr"] = cosine_lr(budget.progress(), lr)
+        batch = sample_batch(streams, rng, batch=batch_size, chat_share=0.25)
+        loss, agree = distill_step(draft, target, batch, steps, measure=budget.step % 5 == 0)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(draft.parameters(), 1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        losses.append(loss.item())
+        if agree:
+            agrees.append(agree)
+        budget.step += 1
+        if budget.step % 50 == 0:
+            a = np.mean(agrees[-10:], axis=0)
+            log(f"  draft step {budget.step}: loss {np.mean(losses[-50:]):.3f}, "
+                f"top-1 agreement per TTT step {' '.join(f'{x:.2f}' for x in a)}")
+    draft.eval()
+    return {"steps": budget.step, "loss_first": float(np.mean(losses[:10])),
+            "loss_last": float(np.mean(losses[-50:])),
+            "agreement_last": [round(float(x), 3) for x in np.mean(agrees[-10:], axis=0)]}
+
+
+def save_draft_hf(draft: Eagle3Draft, tokenizer, out_dir: Path) -> None:
+    """Save the head as an AngelSlim-style checkpoint: config.json, fp16 model.safetensors, tokenizer."""
+    from safetensors.torch import save_file
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tensors = {k: (v.half() if v.is_floating_point() else v).contiguous() for k, v in draft.state_dict().items()}
+    save_file(tensors, out_dir / "model.safetensors", metadata={"format": "pt"})
+    (out_dir / "config.json").write_text(json.dumps(draft.config_dict, indent=2) + "\n")
+    tokenizer.save_pretrained(out_dir, save_jinja_files=False)
+
+
+# =====================================================================================================
+# Export
+# =====================================================================================================
+
+# optimum-cli, run by this interpreter with OpenVINO telemetry made unimportable.
+_OPTIMUM_CLI = ("import sys; sys.modules['openvino_telemetry'] = None; "
+                "from optimum.commands.optimum_cli import main; sys.argv[0] = 'optimum-cli'; sys.exit(main())")
+
+
+def export_openvino(model_dir: Path, out_dir: Path, trust_remote_code=False) -> None:
+    """``optimum-cli export openvino --task text-generation-with-past --weight-format fp16``."""
+    cmd = [sys.executable, "-c", _OPTIMUM_CLI, "export", "openvino", "--model", str(model_dir),
+           "--task", "text-generation-with-past", "--weight-format", "fp16"]
+    if trust_remote_code:
+        cmd.append("--trust-remote-code")
+    cmd.append(str(out_dir))
+    log("  $ optimum-cli " + " ".join(cmd[3:]))
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout[-5000:] + proc.stderr[-5000:])
+        sys.exit(f"error: optimum-cli export of {model_dir} failed (exit {proc.returncode})")
+    for name in ("openvino_model.xml", "openvino_model.bin", "openvino_tokenizer.xml", "openvino_detokenizer.xml"):
+        if not (out_dir / name).is_file():
+            sys.exit(f"error: optimum-cli did not write {out_dir / name}")
+
+
+def dir_size(path: Path) -> int:
+    """Total size in bytes of the files under ``path``."""
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+# =====================================================================================================
+# Verification with OpenVINO GenAI
+# =====================================================================================================
+
+def read_prompts(path: Path) -> list[str]:
+    """Non-empty lines of ``path``."""
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut/padded to ``width`` terminal columns (CJK characters count two)."""
+    out, used = "", 0
+    for ch in text:
+        w = 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        if used + w > width - 2:
+            out, used = out + "…", used + 1
+            break
+        out, used = out + ch, used + w
+    return out + " " * (width - used)
+
+
+def load_pipelines(target_dir: Path, draft_dir: Path):
+    """(baseline, speculative) GenAI pipelines on CPU with f32 inference and KV cache."""
+    import openvino_genai as ov_genai
+
+    base = ov_genai.LLMPipeline(str(target_dir), "CPU", **OV_PROPS)
+    spec = ov_genai.LLMPipeline(str(target_dir), "CPU",
+                                draft_model=ov_genai.draft_model(str(draft_dir), "CPU", **OV_PROPS), **OV_PROPS)
+    return base, spec
+
+
+def greedy_config(max_new_tokens: int, num_assistant_tokens: int | None = None):
+    """A greedy GenerationConfig (with ``num_assistant_tokens`` for the speculative pipeline)."""
+    import openvino_genai as ov_genai
+
+    cfg = ov_genai.GenerationConfig()
+    cfg.max_new_tokens = max_new_tokens
+    cfg.do_sample = False
+    if num_assistant_tokens is not None:
+        cfg.num_assistant_tokens = num_assistant_tokens
+    return cfg
+
+
+def verify(out: Path, prompts_path: Path, num_assistant_tokens=5, max_new_tokens=64) -> tuple[bool, list[dict]]:
+    """Compare baseline and speculative greedy generation on every prompt; print a table.
+
+    Passes when every speculative text equals its baseline and the mean acceptance is >= MIN_ACCEPTANCE."""
+    prompts = read_prompts(prompts_path)
+    base, spec = load_pipelines(out / TARGET_DIR, out / DRAFT_DIR)
+    base_cfg = greedy_config(max_new_tokens)
+    spec_cfg = greedy_config(max_new_tokens, num_assistant_tokens)
+    rows = []
+    for prompt in prompts:
+        b = base.generate([prompt], base_cfg)
+        s = spec.generate([prompt], spec_cfg)
+        m = s.extended_perf_metrics
+        accepted, drafted = m.get_num_accepted_tokens(), m.get_num_draft_tokens()
+        steps = len(m.main_model_metrics.raw_metrics.m_durations)
+        rows.append({"prompt": prompt, "tokens": b.perf_metrics.get_num_generated_tokens(),
+                     "accepted": accepted, "drafted": drafted,
+                     "acceptance": accepted / drafted if drafted else 0.0,
+                     "tokens_per_step": s.perf_metrics.get_num_generated_tokens() / max(steps, 1),
+                     "identical": b.texts[0] == s.texts[0], "text": b.texts[0]})
+    mean_acc = statistics.mean(r["acceptance"] for r in rows)
+    pooled = sum(r["accepted"] for r in rows) / max(1, sum(r["drafted"] for r in rows))
+    print(f"\nVerification (GenAI CPU, f32, greedy, num_assistant_tokens={num_assistant_tokens}, "
+          f"max_new_tokens={max_new_tokens})")
+    print(f"{'prompt':<44} {'tokens':>6} {'accepted':>8} {'drafted':>7} {'accept':>6} {'tok/step':>8}  same")
+    for r in rows:
+        print(f"{fit(r['prompt'], 44)} {r['tokens']:>6} {r['accepted']:>8} {r['drafted']:>7} {r['acceptance']:>6.0%} "
+              f"{r['tokens_per_step']:>8.2f}  {'yes' if r['identical'] else 'NO'}")
+    print(f"mean acceptance {mean_acc:.1%}, pooled {pooled:.1%} (required >= {MIN_ACCEPTANCE:.0%}); "
+          f"identical {sum(r['identical'] for r in rows)}/{len(rows)}")
+    print(f"sample reply to {rows[0]['prompt']!r}:\n{textwrap.indent(rows[0]['text'][:400], '  | ')}")
+    ok = all(r["identical"] for r in rows) and mean_acc >= MIN_ACCEPTANCE
+    print("VERIFY: PASS" if ok else "VERIFY: FAIL")
+    return ok, rows
+
+
+# =====================================================================================================
+# Speed demo (phase 2)
+# =====================================================================================================
+
+def widen_target(target, intermediate_size: int, seed: int):
+    """A copy of ``target`` whose MLPs have ``intermediate_size`` units; the extra units have random gate/up
+    rows and all-zero down_proj columns, so the model computes exactly the same function."""
+    from transformers import Qwen3ForCausalLM
+
+    config = target.config.__class__.from_dict(target.config.to_dict())
+    config.intermediate_size = intermediate_size
+    wide = Qwen3ForCausalLM(config)
+    gen = torch.Generator().manual_seed(seed)
+    state = target.state_dict()
+    with torch.no_grad():
+        for name, param in wide.state_dict().items():
+            src = state[name]
+            if param.shape == src.shape:
+                param.copy_(src)
+                continue
+            n = src.shape[0] if name.endswith(("gate_proj.weight", "up_proj.weight")) else src.shape[1]
+            if name.endswith(("gate_proj.weight", "up_proj.weight")):
+                param.copy_(torch.randn(param.shape, generator=gen) * float(src.std()))
+                param[:n] = src
+            else:  # down_proj [hidden, intermediate]: extra columns stay exactly zero
+                param.zero_()
+                param[:, :n] = src
+    wide.generation_config = target.generation_config
+    return wide
+
+
+def build_speed_demo(target, tokenizer, out: Path, work: Path, width: int, seed: int) -> None:
+    """Export the widened target and copy the draft IR next to it under ``<out>/speed-demo``."""
+    demo = out / SPEED_DEMO_DIR
+    shutil.rmtree(demo, ignore_errors=True)
+    wide = widen_target(target, width, seed)
+    log(f"speed demo: wide target with intermediate_size={width}: "
+        f"{sum(p.numel() for p in wide.parameters()) / 1e6:.1f}M parameters")
+    hf_dir = work / "wide-target-hf"
+    save_target(wide, tokenizer, hf_dir)
+    del wide
+    export_openvino(hf_dir, demo / "target")
+    shutil.copytree(out / DRAFT_DIR, demo / "draft")
+
+
+def benchmark_speed_demo(out: Path, prompts_path: Path, ks=(3, 4, 5, 6, 7), repeats=3, new_tokens=128) -> float:
+    """Baseline vs speculative tokens/s on the speed-demo pair; returns the best speed-up."""
+    demo = out / SPEED_DEMO_DIR
+    prompts = read_prompts(prompts_path)
+    base, spec = load_pipelines(demo / "target", demo / "draft")
+    base_cfg = greedy_config(new_tokens)
+
+    def run(pipe, cfg) -> tuple[float, list[str]]:
+        tokens, seconds, texts = 0, 0.0, []
+        for prompt in prompts:
+            t0 = time.perf_counter()
+            res = pipe.generate([prompt], cfg)
+            seconds += time.perf_counter() - t0
+            tokens += res.perf_metrics.get_num_generated_tokens()
+            texts.append(res.texts[0])
+        return tokens / seconds, texts
+
+    run(base, base_cfg)  # warm-up
+    run(spec, greedy_config(new_tokens, ks[0]))
+    print(f"\nSpeed demo (GenAI CPU, f32, greedy, {new_tokens} new tokens, {len(prompts)} prompts, "
+          f"median of {repeats})")
+    print(f"{'K':>2} {'baseline tok/s':>15} {'speculative tok/s':>18} {'speed-up':>9} {'acceptance':>10}  same")
+    best = 0.0
+    for k in ks:
+        spec_cfg = greedy_config(new_tokens, k)
+        b_runs, s_runs = [], []
+        for _ in range(repeats):  # alternate modes
+            b_runs.append(run(base, base_cfg))
+            s_runs.append(run(spec, spec_cfg))
+        b_tps = statistics.median(r[0] for r in b_runs)
+        s_tps = statistics.median(r[0] for r in s_runs)
+        same = b_runs[0][1] == s_runs[0][1]
+        accepted = drafted = 0
+        for prompt in prompts:
+            m = spec.generate([prompt], spec_cfg).extended_perf_metrics
+            accepted += m.get_num_accepted_tokens()
+            drafted += m.get_num_draft_tokens()
+        best = max(best, s_tps / b_tps)
+        print(f"{k:>2} {b_tps:>15.1f} {s_tps:>18.1f} {s_tps / b_tps:>8.2f}x {accepted / max(drafted, 1):>10.0%}  "
+              f"{'yes' if same else 'NO'}")
+    print(f"best speed-up {best:.2f}x")
+    return best
+
+
+# =====================================================================================================
+# Build
+# =====================================================================================================
+
+@dataclass
+class BuildResult:
+    """What the build produced, for the summary (and the in-memory target for the speed demo)."""
+
+    target: object
+    tokenizer: object
+    figures: dict
+
+
+def build(args, work: Path) -> BuildResult:
+    """Tokenizer -> target -> draft -> exports, into ``args.out``; temporary files go to ``work``."""
+    out: Path = args.out
+    rng = random.Random(args.seed)
+    figures: dict = {}
+
+    log("corpus: reading CPython stdlib sources and license texts")
+    sources, prose = find_corpus_files()
+    code_texts = read_texts(sources, args.corpus_mb * 1_000_000, rng)
+    prose_texts = read_texts(prose, 1_000_000, rng)
+    functions = [fn for _, text in code_texts for fn in extract_functions(text)]
+    chat_texts = make_chat_samples(functions, rng)
+    raw_texts = [t for _, t in code_texts] + [t for _, t in prose_texts]
+    figures["corpus"] = (f"{len(code_texts)} stdlib files + {len(prose_texts)} license texts "
+                         f"({sum(len(t) for t in raw_texts) / 1e6:.1f} MB), {len(chat_texts)} ChatML samples")
+    log(f"  {figures['corpus']}")
+
+    log("tokenizer: training byte-level BPE")
+    tok_dir = work / "tokenizer"
+    tokenizer = train_tokenizer(raw_texts + [strip_special_strings(t) for t in chat_texts], tok_dir)
+    streams = tokenize_streams(tokenizer, raw_texts, chat_texts)
+    figures["tokens"] = f"{len(streams.code) / 1e6:.2f}M corpus + {len(streams.chat) / 1e6:.2f}M ChatML tokens"
+    log(f"  {figures['tokens']}")
+
+    log("target: training tiny Qwen3")
+    torch.manual_seed(args.seed)
+    target = make_target(tokenizer)
+    figures["target_params"] = sum(p.numel() for p in target.parameters())
+    figures["target"] = train_target(target, streams, Budget(args.train_steps, args.train_seconds), args.seed)
+    target_hf = work / "target-hf"
+    save_target(target, tokenizer, target_hf)
+
+    log("draft: generating the target's own continuations")
+    prompts = [render_chat([{"role": "user", "content": make_exchange(fn, rng)[0]}], True,
+                            rng.choice([None, False])) for fn in rng.sample(functions, min(256, len(functions)))]
+    streams.extra = [generate_self_data(target, tokenizer, prompts, args.seed)]
+    figures["self_tokens"] = len(streams.extra[0])
+
+    log("draft: distilling the EAGLE-3 head")
+    torch.manual_seed(args.seed + 2)
+    specials = tokenizer.convert_tokens_to_ids([ENDOFTEXT, IM_START, IM_END, THINK_OPEN, THINK_CLOSE])
+    draft = init_draft(target, streams, args.draft_vocab, specials)
+    figures["draft_params"] = sum(p.numel() for p in draft.parameters())
+    figures["draft"] = train_draft(draft, target, streams, Budget(args.distill_steps, args.distill_seconds),
+                                   args.ttt_steps, args.seed)
+
+    log("export: OpenVINO IR with optimum-cli")
+    for name in (TARGET_DIR, DRAFT_DIR, str(HF_DRAFT_DIR)):
+        shutil.rmtree(out / name, ignore_errors=True)
+    save_draft_hf(draft, tokenizer, out / HF_DRAFT_DIR)
+    export_openvino(target_hf, out / TARGET_DIR)
+    export_openvino(out / HF_DRAFT_DIR, out / DRAFT_DIR, trust_remote_code=True)
+    return BuildResult(target, tokenizer, figures)
+
+
+def print_summary(out: Path, figures: dict, seconds: float) -> None:
+    """Sizes, training figures and build time."""
+    t, d = figures["target"], figures["draft"]
+    print("\nSummary")
+    print(f"  corpus:  {figures['corpus']}; {figures['tokens']}")
+    print(f"  target:  {figures['target_params'] / 1e6:.2f}M params, {t['steps']} steps, train loss "
+          f"{t['train_loss_first']:.2f} -> {t['train_loss_last']:.2f}, held-out loss "
+          f"{t['eval_loss_start']:.2f} -> {t['eval_loss_end']:.2f}")
+    print(f"  draft:   {figures['draft_params'] / 1e6:.2f}M params, {d['steps']} steps, loss "
+          f"{d['loss_first']:.2f} -> {d['loss_last']:.2f}, top-1 agreement per TTT step {d['agreement_last']}")
+    total = 0
+    for name in (TARGET_DIR, DRAFT_DIR, str(HF_DRAFT_DIR)):
+        size = dir_size(out / name)
+        total += size
+        print(f"  {out / name}: {size / 1e6:.2f} MB")
+    print(f"  total {total / 1e6:.2f} MB; build time {seconds / 60:.1f} min")
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    """Command line."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", type=Path, required=True, help="output folder, e.g. tests/models")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--train-steps", type=int, default=600, help="target pre-training steps (default 600)")
+    p.add_argument("--train-seconds", type=float, help="train the target for this long instead (not reproducible)")
+    p.add_argument("--distill-steps", type=int, default=600, help="draft distillation steps (default 600)")
+    p.add_argument("--distill-seconds", type=float, help="distil for this long instead (not reproducible)")
+    p.add_argument("--ttt-steps", type=int, default=5, help="training-time-test steps of the draft (default 5)")
+    p.add_argument("--draft-vocab", type=int, default=VOCAB_SIZE, help="draft vocabulary size (d2t mapping)")
+    p.add_argument("--corpus-mb", type=int, default=8, help="MB of stdlib source to read (default 8)")
+    p.add_argument("--verify", action="store_true", help="verify the pair with OpenVINO GenAI after building")
+    p.add_argument("--verify-only", action="store_true", help="only verify models already in --out")
+    p.add_argument("--prompts", type=Path, default=DEFAULT_PROMPTS, help="prompts for --verify / --speed-demo")
+    p.add_argument("--speed-demo", action="store_true",
+                   help="also build and benchmark <out>/speed-demo (large; do not commit)")
+    p.add_argument("--speed-width", type=int, default=26_000,
+                   help="MLP intermediate size of the speed-demo target (default 26000, ~50M params)")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    if args.verify_only:
+        return 0 if verify(args.out, args.prompts)[0] else 1
+
+    seed_everything(args.seed)
+    start = time.monotonic()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="tiny-models-") as tmp:
+        result = build(args, Path(tmp))
+        if args.speed_demo:
+            build_speed_demo(result.target, result.tokenizer, args.out, Path(tmp), args.speed_width, args.seed)
+    print_summary(args.out, result.figures, time.monotonic() - start)
+
+    status = 0
+    if args.verify:
+        status = 0 if verify(args.out, args.prompts)[0] else 1
+    if args.speed_demo:
+        benchmark_speed_demo(args.out, args.prompts)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
