@@ -10,9 +10,9 @@ from __future__ import annotations
 import html
 import time
 
-from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
+from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QTextCharFormat, QTextCursor, QTextFrameFormat
-from PySide6.QtWidgets import QMessageBox, QTextBrowser, QToolTip, QWidget
+from PySide6.QtWidgets import QMessageBox, QTextBrowser, QWidget
 
 from eagle_chat.core.conversation import Conversation, Message
 from eagle_chat.ui.markdown_html import SAFE_LINK_SCHEMES, render_markdown
@@ -198,16 +198,6 @@ class ChatView(QTextBrowser):
     def loadResource(self, kind: int, url: QUrl):  # noqa: N802 - Qt override
         """Never load anything a reply points at (remote images, local files)."""
         return None
-
-    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.ToolTip:
-            tip = self.cursorForPosition(event.pos()).charFormat().toolTip()
-            if tip:
-                QToolTip.showText(event.globalPos(), tip, self)
-            else:
-                QToolTip.hideText()
-            return True
-        return super().viewportEvent(event)
 
 
 def _stats_tooltip(message: Message) -> str:
