@@ -12,7 +12,7 @@ import itertools
 import threading
 import time
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
@@ -332,7 +332,7 @@ class ChatController(QObject):
     def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, plain: bool = False) -> int:
         has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not plain
         if settings.speculative and not has_draft:
-            settings = GenerationSettings(**{**settings.__dict__, "speculative": False})
+            settings = replace(settings, speculative=False)
         mode = "speculative" if settings.speculative else "baseline"
         request_id = next(self._ids)
         self.reply = ReplyInFlight(request_id, mode, settings, threading.Event(), message)
