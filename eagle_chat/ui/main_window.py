@@ -562,6 +562,10 @@ class MainWindow(QMainWindow):
         self.controller.set_system_prompt(self.settings.system_prompt)
         self._persist()
         self.hide()
+        if self.get_models_dialog is not None:
+            self.get_models_dialog.close()  # cancels a running download and waits for its process
+        if self.tune_dialog is not None:
+            self.tune_dialog.runner.cancel()
         if self.compare_view is not None:
             self.compare_view.runner.cancel()
             self.compare_view.close()
