@@ -100,15 +100,14 @@ def model_choice(settings: Settings, registry):
     registered pair (so `eagle-chat models import …` then `eagle-chat` opens on it); else the bundled
     tiny pair. The app still opens when none can be found, and the user can choose folders.
     """
-    from eagle_chat.ui.main_window import ModelChoice
+    from eagle_chat.ui.models_menu import ModelChoice
 
     if settings.target_dir:
         draft = Path(settings.draft_dir) if settings.draft_dir else None
         return ModelChoice.for_folders(Path(settings.target_dir), draft), None
     pairs = registry.pairs()
     if pairs:
-        newest = pairs[-1]
-        return ModelChoice(newest.target_path, newest.draft_path, name=newest.name), None
+        return ModelChoice.for_pair(pairs[-1]), None
     try:
         return ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True), None
     except FileNotFoundError as error:

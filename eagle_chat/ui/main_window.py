@@ -6,12 +6,10 @@ generation options. The window asks the controller for everything; it never talk
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, Signal, Slot
+from PySide6.QtCore import QByteArray, Qt, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -28,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from eagle_chat.core.devices import DeviceInfo, NpuOptions, device_choices
 from eagle_chat.core.engine import GenerationResult, GenerationSettings, PipelineSpec
+from eagle_chat.core.registry import ModelRegistry
 from eagle_chat.settings import Settings
 from eagle_chat.ui import exporters
 from eagle_chat.ui.chat_view import ChatView
@@ -35,47 +34,10 @@ from eagle_chat.ui.composer import PromptEdit
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.controls import ModelBar, OptionsPanel
 from eagle_chat.ui.conversation_list import ConversationList
+from eagle_chat.ui.models_menu import ModelChoice, ModelsMenu
 from eagle_chat.ui.speed_chart import SpeedChart
 
-TOY_NOTE = "toy-quality bundled pair"
-
-
-@dataclass
-class ModelChoice:
-    """Which folders to load; ``bundled`` marks the tiny pair shipped with the app, ``name`` a registered
-    pair."""
-
-    target_dir: Path
-    draft_dir: Path | None
-    bundled: bool = False
-    name: str | None = None
-
-    @classmethod
-    def for_folders(cls, target_dir: Path, draft_dir: Path | None) -> "ModelChoice":
-        """Folders the user chose or saved; recognises the bundled pair by its location."""
-        from eagle_chat import paths
-
-        try:
-            bundled = target_dir.resolve() == paths.tiny_target_dir().resolve()
-        except FileNotFoundError:
-            bundled = False
-        return cls(target_dir, draft_dir, bundled=bundled)
-
-    def label(self) -> str:
-        name = self.target_dir.name + (f" + {self.draft_dir.name}" if self.draft_dir else " (no draft)")
-        if self.name == "speed-demo":
-            from eagle_chat.core.speed_demo import DESCRIPTION
-
-            return f"speed-demo — {DESCRIPTION}"
-        if self.name:
-            name = f"{self.name} ({name})"
-        return f"{name} — {TOY_NOTE}" if self.bundled else name
-
-
 class MainWindow(QMainWindow):
-    sig_speed_demo_built = Signal(str)
-    """The speed-demo pair was built ("") or could not be (the reason)."""
-
     def __init__(
         self,
         controller: ChatController,
@@ -84,8 +46,8 @@ class MainWindow(QMainWindow):
         model: ModelChoice,
         devices: list[DeviceInfo],
         save_settings: Callable[[Settings], None],
+        registry: ModelRegistry,
         cache_dir: Path | None = None,
-        registry=None,
     ):
         super().__init__()
         self.setObjectName("mainWindow")
@@ -161,51 +123,8 @@ class MainWindow(QMainWindow):
         self.load_model()
 
     def use_registered(self, name: str) -> None:
-        """Load a registered pair by name (from the Models menu, or after Get models registered it)."""
-        pair = self.registry.get(name)
-        self.set_model(ModelChoice(pair.target_path, pair.draft_path, name=pair.name))
-
-    def use_speed_demo(self) -> None:
-        """Load the speed-demo pair, building and registering it first if needed (a few seconds, on a
-        helper thread so the window stays responsive)."""
-        from eagle_chat.core import speed_demo
-
-        if speed_demo.NAME in self.registry.names():
-            self.use_registered(speed_demo.NAME)
-            return
-        if self._speed_demo_thread is not None:
-            return
-        self.statusBar().showMessage("Building the speed-demo pair…")
-
-        def build() -> None:
-            from eagle_chat import paths
-            from eagle_chat.core.registry import ModelPair
-
-            try:
-                target, draft = speed_demo.build_speed_demo(
-                    paths.tiny_target_dir(), paths.tiny_draft_dir(), paths.models_dir() / speed_demo.NAME
-                )
-                self.registry.add(ModelPair(name=speed_demo.NAME, target_dir=str(target), draft_dir=str(draft),
-                                            source=speed_demo.NAME, owned=True, start_k={"CPU": 3}),
-                                  replace=True)
-                self.sig_speed_demo_built.emit("")
-            except Exception as error:  # a user-facing failure, reported in the window
-                self.sig_speed_demo_built.emit(f"Could not build the speed-demo pair: {error}")
-
-        self._speed_demo_thread = threading.Thread(target=build, name="speed-demo-build")
-        self._speed_demo_thread.start()
-
-    @Slot(str)
-    def _on_speed_demo_built(self, error: str) -> None:
-        if self._speed_demo_thread is not None:
-            self._speed_demo_thread.join()
-            self._speed_demo_thread = None
-        if error:
-            self.show_notice(error, error=True)
-            return
-        from eagle_chat.core import speed_demo
-
-        self.use_registered(speed_demo.NAME)
+        """Load a registered pair by name (after Get models registered it)."""
+        self.models_menu.choose_registered(name)
 
     def open_get_models(self):
         from eagle_chat.ui.dialogs.get_models import GetModelsDialog
@@ -226,7 +145,7 @@ class MainWindow(QMainWindow):
 
     def _registered_start_k(self) -> int | None:
         """The catalog's starting K for a registered pair on this device, if it has one."""
-        if self.registry is None or self.model.draft_dir is None:
+        if self.model.draft_dir is None:
             return None
         pair = self.registry.find(self.model.target_dir, self.model.draft_dir)
         return pair.start_k.get(self.settings.device) if pair is not None else None
@@ -393,7 +312,6 @@ class MainWindow(QMainWindow):
         self.compare_view = None
         self.tune_dialog = None
         self.get_models_dialog = None
-        self._speed_demo_thread: threading.Thread | None = None
 
         composer = QHBoxLayout()
         composer.addWidget(self.prompt, 1)
@@ -435,10 +353,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.state_label, 1)
         self.statusBar().addPermanentWidget(self.busy)
 
-        menu = self.menuBar().addMenu("&Models")
-        menu.aboutToShow.connect(self._fill_models_menu)
-        self.models_menu = menu
-        self._fill_models_menu()
+        self.models_menu = ModelsMenu(self.registry, lambda: self.model, self)
+        self.menuBar().addMenu(self.models_menu)
         view_menu = self.menuBar().addMenu("&View")
         demo = QAction("Demo mode (full-screen comparison)", self, shortcut=QKeySequence(Qt.Key.Key_F11))
         demo.triggered.connect(lambda: self.open_compare(demo=True))
@@ -456,7 +372,10 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         c = self.controller
-        self.sig_speed_demo_built.connect(self._on_speed_demo_built, Qt.ConnectionType.QueuedConnection)
+        self.models_menu.sig_chosen.connect(self.set_model)
+        self.models_menu.sig_get_models.connect(self.open_get_models)
+        self.models_menu.sig_choose_folders.connect(self.choose_model_folders)
+        self.models_menu.sig_error.connect(lambda text: self.show_notice(text, error=True))
         c.sig_state.connect(self._on_state)
         c.sig_loaded.connect(self._on_loaded)
         c.sig_error.connect(self._on_error)
@@ -520,37 +439,11 @@ class MainWindow(QMainWindow):
         self.settings.thinking = self.options.thinking.isChecked()
         self._persist()
 
-    def _fill_models_menu(self) -> None:
-        """Registered pairs, the bundled pair, and the ways to get more."""
-        menu = self.models_menu
-        menu.clear()
-        for pair in self.registry.pairs() if self.registry is not None else []:
-            action = menu.addAction(f"{pair.name}  ({Path(pair.target_dir).name} + {Path(pair.draft_dir).name})")
-            action.setCheckable(True)
-            action.setChecked(Path(pair.target_dir) == self.model.target_dir)
-            action.triggered.connect(lambda _=False, name=pair.name: self.use_registered(name))
-        bundled = menu.addAction("Bundled tiny pair (toy quality)")
-        bundled.triggered.connect(self._use_bundled)
-        demo = menu.addAction("Speed-demo pair (toy quality, ~50M weights: shows the speed-up on a CPU)")
-        demo.setObjectName("speedDemoAction")
-        demo.triggered.connect(self.use_speed_demo)
-        menu.addSeparator()
-        menu.addAction("Get models…", self.open_get_models)
-        menu.addAction("Choose model folders…", self.choose_model_folders)
-
     def _export_clicked(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Export this conversation's stats to…")
         if folder:
             written = self.export_conversation_stats(Path(folder))
             self.statusBar().showMessage("Exported " + ", ".join(p.name for p in written), 8000)
-
-    def _use_bundled(self) -> None:
-        from eagle_chat import paths
-
-        try:
-            self.set_model(ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True))
-        except FileNotFoundError as error:
-            self.show_notice(str(error), error=True)
 
     def _persist(self) -> None:
         self._save_settings(self.settings)

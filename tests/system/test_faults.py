@@ -130,7 +130,7 @@ def test_model_folder_deleted_while_loaded(qtbot, open_window, tiny_pair, tmp_pa
         window.load_model()
     assert "does not exist" in blocker.args[0]
     assert window.controller.state == "empty"
-    window._use_bundled()
+    window.models_menu.choose_bundled()
     wait_ready(qtbot, window)
 
 

@@ -8,7 +8,7 @@ from PySide6.QtCharts import QChartView
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSlider, QTextBrowser
 
-from eagle_chat.ui.main_window import ModelChoice
+from eagle_chat.ui.models_menu import ModelChoice
 from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
 
 
@@ -175,7 +175,7 @@ def test_broken_model_folder_is_reported_and_the_app_keeps_running(qtbot, open_w
     window = open_window("--model", str(tmp_path), "--draft", str(tmp_path), wait_loaded=False)
     qtbot.waitUntil(lambda: window.controller.state == "empty" and not window.notice.isHidden(), timeout=30_000)
     assert "openvino_model.xml" in window.notice.text()
-    window._use_bundled()
+    window.models_menu.choose_bundled()
     wait_ready(qtbot, window)
 
 
@@ -198,11 +198,11 @@ def test_imported_pair_is_listed_and_the_app_starts_on_it(qtbot, open_window, ti
     assert window.controller.loaded["spec"].target_dir == target
     assert window.controller.loaded["spec"].draft_dir == draft
     assert "mine" in window.model_bar.model_label.text()
-    window._fill_models_menu()
+    window.models_menu.refresh()
     titles = [a.text() for a in window.models_menu.actions()]
     assert any(t.startswith("mine") for t in titles) and "Get models…" in titles
     with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
-        window._use_bundled()
+        window.models_menu.choose_bundled()
     assert "toy-quality" in window.model_bar.model_label.text()
     window.close()
     again = open_window("--home", str(home))  # the explicit choice sticks over the newest registered pair
