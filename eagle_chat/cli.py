@@ -76,6 +76,15 @@ def bench_parser() -> argparse.ArgumentParser:
         "than a plain pipeline on the tiny pair)",
     )
     parser.add_argument(
+        "--tree",
+        type=parse_tree,
+        action="append",
+        default=[],
+        metavar="DEPTH:BRANCHING",
+        help="also try EAGLE-3 tree drafting with this depth and branching factor, with every K >= DEPTH "
+        "(repeatable, e.g. --tree 3:2 --tree 4:2)",
+    )
+    parser.add_argument(
         "--tune",
         action="store_true",
         help="sweep K, pick the fastest whose output matches baseline, and save it as the default for this "
@@ -84,6 +93,16 @@ def bench_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", type=Path, help="also write every run and the summary as JSON here")
     add_home_argument(parser)
     return parser
+
+
+def parse_tree(text: str) -> tuple[int, int]:
+    try:
+        depth, branching = (int(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected DEPTH:BRANCHING such as 3:2, got {text!r}") from None
+    if depth < 1 or branching < 1:
+        raise argparse.ArgumentTypeError("tree depth and branching factor must be at least 1")
+    return depth, branching
 
 
 def read_prompts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
@@ -129,14 +148,16 @@ def bench_main(argv: list[str]) -> int:
             repeats=args.repeats,
             max_new_tokens=args.max_new_tokens,
             baseline=args.baseline,
+            trees=args.tree,
             progress=lambda msg: print(f"# {msg}", file=sys.stderr, flush=True),
         )
     except (ModelFolderError, DeviceError, EngineError, ValueError) as error:
         print(f"eagle-chat bench: {error}", file=sys.stderr)
         return 2
     if args.tune:
-        report.chosen_k = bench.choose_k(report)
-        save_tuned_k(spec, report.chosen_k)
+        best = bench.choose(report)
+        report.chosen_k, report.chosen_tree = best.k, best.tree
+        save_tuned_k(spec, best.k, best.tree)
     print(f"device {report.device}, precision {report.precision}, baseline from the {report.baseline_source} "
           f"pipeline, {len(prompts)} prompts x {args.repeats} repeats, {args.max_new_tokens} new tokens, medians")
     print(report.table())
@@ -147,16 +168,22 @@ def bench_main(argv: list[str]) -> int:
         report.write_json(args.json)
         print(f"JSON written to {args.json}")
     if args.tune:
-        print(f"saved K={report.chosen_k} as the default for this model, draft and device")
+        tree = f", tree {report.chosen_tree}" if report.chosen_tree else ""
+        print(f"saved K={report.chosen_k}{tree} as the default for this model, draft and device")
     return 0
 
 
-def save_tuned_k(spec, k: int) -> None:
-    """Remember the tuned K per (target, draft, device); the app uses it as the default from then on."""
+def save_tuned_k(spec, k: int, tree: str | None = None) -> None:
+    """Remember the tuned K (and draft tree, if one won) per (target, draft, device); the app uses them as
+    the default from then on."""
     from eagle_chat.settings import Settings, load_settings, save_settings
 
     path = paths.settings_file()
     settings, _ = load_settings(path)
     key = Settings.tune_key(spec.target_dir, spec.draft_dir, spec.device)
     settings.tuned_k[key] = int(k)
+    if tree:
+        settings.tuned_tree[key] = tree
+    else:
+        settings.tuned_tree.pop(key, None)
     save_settings(settings, path)

@@ -33,6 +33,8 @@ class Settings:
     last_conversation_id: int | None = None
     # Best K found by auto-tune, per "target|draft|device".
     tuned_k: dict[str, int] = field(default_factory=dict)
+    # A draft tree ("DEPTHxBRANCHING") when auto-tune found one faster than a chain, same keys.
+    tuned_tree: dict[str, str] = field(default_factory=dict)
     hf_endpoint: str | None = None  # a Hugging Face mirror, e.g. https://hf-mirror.com; None: huggingface.co
     modelscope_endpoint: str | None = None  # None: ModelScope's default site
     download_source: str = "hf"
@@ -85,7 +87,7 @@ def save_settings(settings: Settings, path: Path) -> None:
 def _check_types(settings: Settings) -> None:
     expectations = {
         "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
-        "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict,
+        "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict, "tuned_tree": dict,
         "download_source": str,
     }
     for name, kind in expectations.items():

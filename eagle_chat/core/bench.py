@@ -44,6 +44,7 @@ class BenchRun:
     draft_acceptance: float | None
     tokens_per_step: float | None = None
     draft_tokens: int = 0
+    tree: str | None = None  # "DEPTHxBRANCHING" for tree drafting, None for a chain of K
 
 
 @dataclass
@@ -58,6 +59,7 @@ class BenchSummary:
     draft_acceptance: float | None = None
     tokens_per_step: float | None = None
     first_difference: str | None = None
+    tree: str | None = None
 
 
 @dataclass
@@ -70,6 +72,7 @@ class BenchReport:
     runs: list[BenchRun] = field(default_factory=list)
     summary: list[BenchSummary] = field(default_factory=list)
     chosen_k: int | None = None
+    chosen_tree: str | None = None
 
     def to_json(self) -> dict:
         data = {
@@ -83,6 +86,7 @@ class BenchReport:
         }
         if self.chosen_k is not None:
             data["chosen_k"] = self.chosen_k
+            data["chosen_tree"] = self.chosen_tree
         return data
 
     def write_json(self, path: Path) -> None:
@@ -91,7 +95,7 @@ class BenchReport:
     def table(self) -> str:
         """The summary as a fixed-width text table."""
         header = (
-            f"{'K':>3} {'baseline tok/s':>15} {'EAGLE-3 tok/s':>14} {'speed-up':>9} "
+            f"{'K':>9} {'baseline tok/s':>15} {'EAGLE-3 tok/s':>14} {'speed-up':>9} "
             f"{'accepted/drafted':>17} {'accept':>7} {'tok/step':>9} {'identical':>10}"
         )
         lines = [header, "-" * len(header)]
@@ -99,12 +103,12 @@ class BenchReport:
             acceptance = "-" if s.draft_acceptance is None else f"{s.draft_acceptance:.0%}"
             per_step = "-" if s.tokens_per_step is None else f"{s.tokens_per_step:.2f}"
             lines.append(
-                f"{s.k:>3} {s.baseline_tokens_per_s:>15.1f} {s.speculative_tokens_per_s:>14.1f} "
+                f"{s.k:>3}{(' t' + s.tree) if s.tree else '':>6} {s.baseline_tokens_per_s:>15.1f} {s.speculative_tokens_per_s:>14.1f} "
                 f"{s.speedup:>8.2f}x {f'{s.accepted_tokens}/{s.draft_tokens}':>17} {acceptance:>7} "
                 f"{per_step:>9} {'yes' if s.identical_output else 'NO':>10}"
             )
         if self.chosen_k is not None:
-            lines.append(f"chosen K: {self.chosen_k}")
+            lines.append(f"chosen K: {self.chosen_k}" + (f", tree {self.chosen_tree}" if self.chosen_tree else ""))
         return "\n".join(lines)
 
 
@@ -116,9 +120,11 @@ def run_bench(
     repeats: int = 3,
     max_new_tokens: int = 128,
     baseline: BaselineSource = "separate",
+    trees: Sequence[tuple[int, int]] = (),
     progress: Callable[[str], None] = lambda _msg: None,
 ) -> BenchReport:
-    """Measure baseline and speculative decoding on ``prompts`` for each K in ``ks``.
+    """Measure baseline and speculative decoding on ``prompts`` for each K in ``ks``, and for each draft
+    tree ``(depth, branching)`` in ``trees`` combined with each K it fits (depth <= K).
 
     ``baseline="same"`` runs baseline replies on the draft-enabled pipeline with zero assistant tokens
     (what the app does, one copy of the target in memory); ``"separate"`` loads a second pipeline without
@@ -138,41 +144,55 @@ def run_bench(
         baseline_engine = Engine(spec.with_changes(draft_dir=None))
     report = BenchReport(spec.device, spec.precision, baseline, max_new_tokens, list(prompts))
 
-    def once(mode: str, k: int | None, prompt: str) -> GenerationResult:
+    configs: list[tuple[int, tuple[int, int] | None]] = [(k, None) for k in ks]
+    configs += [(k, tree) for tree in trees for k in ks if tree[0] <= k]
+
+    def once(mode: str, k: int | None, prompt: str, tree: tuple[int, int] | None = None) -> GenerationResult:
         engine = speculative_engine if mode == "speculative" else baseline_engine
         settings = GenerationSettings(
             max_new_tokens=max_new_tokens,
             speculative=mode == "speculative",
             num_assistant_tokens=k or 1,
+            tree_depth=tree[0] if tree else 0,
+            branching_factor=tree[1] if tree else 0,
         )
         return engine.generate(prompt, settings)
 
     progress("warm-up")
     once("baseline", None, prompts[0])
-    for k in ks:
-        once("speculative", k, prompts[0])
+    for k, tree in configs:
+        once("speculative", k, prompts[0], tree)
 
     for repeat in range(repeats):
         for index, prompt in enumerate(prompts):
             # Alternate which mode goes first so slow drifts (heat, other load) hit both alike.
-            order: list[tuple[str, int | None]] = [("baseline", None)] + [("speculative", k) for k in ks]
+            order = [("baseline", None, None)] + [("speculative", k, tree) for k, tree in configs]
             if (repeat + index) % 2:
                 order.reverse()
-            for mode, k in order:
-                result = once(mode, k, prompt)
+            for mode, k, tree in order:
+                result = once(mode, k, prompt, tree)
                 report.runs.append(run_record(mode, k, index, repeat, result))
             progress(f"repeat {repeat + 1}/{repeats}, prompt {index + 1}/{len(prompts)} done")
 
-    report.summary = [summarise(report.runs, k) for k in ks]
+    report.summary = [summarise(report.runs, k, tree_label(tree)) for k, tree in configs]
     for engine in {id(e): e for e in (speculative_engine, baseline_engine)}.values():
         engine.close()
     return report
 
 
-def choose_k(report: BenchReport) -> int:
-    """The K with the highest median speculative tokens/s among those whose output matched baseline."""
+def choose(report: BenchReport) -> BenchSummary:
+    """The configuration with the highest median speculative tokens/s among those whose output matched
+    baseline."""
     candidates = [s for s in report.summary if s.identical_output] or report.summary
-    return max(candidates, key=lambda s: s.speculative_tokens_per_s).k
+    return max(candidates, key=lambda s: s.speculative_tokens_per_s)
+
+
+def choose_k(report: BenchReport) -> int:
+    return choose(report).k
+
+
+def tree_label(tree: tuple[int, int] | None) -> str | None:
+    return f"{tree[0]}x{tree[1]}" if tree else None
 
 
 def run_record(mode: str, k: int | None, index: int, repeat: int, result: GenerationResult) -> BenchRun:
@@ -191,12 +211,13 @@ def run_record(mode: str, k: int | None, index: int, repeat: int, result: Genera
         draft_acceptance=s.acceptance,
         tokens_per_step=s.tokens_per_step,
         draft_tokens=s.draft_tokens,
+        tree=s.tree,
     )
 
 
-def summarise(runs: list[BenchRun], k: int) -> BenchSummary:
+def summarise(runs: list[BenchRun], k: int, tree: str | None = None) -> BenchSummary:
     base = [r for r in runs if r.mode == "baseline"]
-    spec = [r for r in runs if r.mode == "speculative" and r.k == k]
+    spec = [r for r in runs if r.mode == "speculative" and r.k == k and r.tree == tree]
     base_text = {r.prompt_index: r.text for r in base}
     mismatch = next((r for r in spec if r.text != base_text.get(r.prompt_index)), None)
     base_rate = statistics.median(r.tokens_per_s for r in base)
@@ -206,6 +227,7 @@ def summarise(runs: list[BenchRun], k: int) -> BenchSummary:
     steps = [r.tokens_per_step for r in spec if r.tokens_per_step is not None]
     return BenchSummary(
         k=k,
+        tree=tree,
         baseline_tokens_per_s=base_rate,
         speculative_tokens_per_s=spec_rate,
         speedup=spec_rate / base_rate if base_rate else 0.0,

@@ -98,6 +98,10 @@ class GenerationSettings:
     do_sample: bool = False
     temperature: float = 0.7
     top_p: float = 0.95
+    # EAGLE-3 tree search: draft tree_depth steps keeping branching_factor candidates per node, then verify
+    # the num_assistant_tokens best. 0 = a single chain of num_assistant_tokens (the default).
+    tree_depth: int = 0
+    branching_factor: int = 0
 
 
 @dataclass
@@ -212,6 +216,8 @@ class Engine:
             stopped=stopped,
         )
         stats.load_time_ms = self.load_time_ms
+        if speculative and settings.tree_depth:
+            stats.tree = f"{settings.tree_depth}x{settings.branching_factor}"
         return GenerationResult(text=text, stats=stats, chunks=streamer.chunks)
 
     def close(self) -> None:
@@ -241,6 +247,15 @@ class Engine:
             config.top_p = float(settings.top_p)
         if self.has_draft:
             config.num_assistant_tokens = self._assistant_tokens(settings) if speculative else 0
+        if speculative and settings.tree_depth:
+            if not 1 <= settings.tree_depth <= config.num_assistant_tokens or settings.branching_factor < 1:
+                raise EngineError(
+                    f"A draft tree needs 1 <= depth <= assistant tokens ({config.num_assistant_tokens}) and a "
+                    f"branching factor of at least 1 (got depth {settings.tree_depth}, branching "
+                    f"{settings.branching_factor})."
+                )
+            config.tree_depth = int(settings.tree_depth)
+            config.branching_factor = int(settings.branching_factor)
         return config
 
     def _assistant_tokens(self, settings: GenerationSettings) -> int:

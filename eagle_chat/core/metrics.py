@@ -39,6 +39,7 @@ class GenerationStats:
     load_time_ms: float | None = None
     stopped: bool = False
     device: str = "CPU"
+    tree: str | None = None  # "DEPTHxBRANCHING" when EAGLE-3 drafted a tree
 
     def to_dict(self) -> dict:
         return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(self).items()}
@@ -57,7 +58,7 @@ class GenerationStats:
             f"{self.generated_tokens} tokens",
         ]
         if self.mode == "speculative":
-            parts.append(f"K={self.num_assistant_tokens}")
+            parts.append(f"K={self.num_assistant_tokens}" + (f" tree {self.tree}" if self.tree else ""))
             if self.tokens_per_step is not None:
                 parts.append(f"{self.tokens_per_step:.2f} tok/step")
             if self.acceptance is not None:

@@ -86,10 +86,16 @@ class MainWindow(QMainWindow):
         )
 
     def generation_settings(self) -> GenerationSettings:
+        k = self.model_bar.k_slider.value()
+        depth, branching = self.tuned_tree()
+        if depth > k:  # a tree deeper than the drafted tokens cannot be verified
+            depth = branching = 0
         return GenerationSettings(
             max_new_tokens=self.options.max_tokens.value(),
             speculative=self._has_draft and self.model_bar.draft_toggle.isChecked(),
-            num_assistant_tokens=self.model_bar.k_slider.value(),
+            num_assistant_tokens=k,
+            tree_depth=depth,
+            branching_factor=branching,
             thinking=self.options.thinking.isChecked() if self.options.thinking.isEnabled() else None,
             do_sample=self.options.sampling_active(),
             temperature=self.options.temperature.value(),
@@ -142,6 +148,17 @@ class MainWindow(QMainWindow):
         return self.settings.tuned_k.get(Settings.tune_key(self.model.target_dir, self.model.draft_dir,
                                                            self.settings.device))
 
+    def tuned_tree(self) -> tuple[int, int]:
+        """(depth, branching) of the draft tree `eagle-chat bench --tune --tree …` chose, or (0, 0)."""
+        if self.model.draft_dir is None:
+            return 0, 0
+        key = Settings.tune_key(self.model.target_dir, self.model.draft_dir, self.settings.device)
+        try:
+            depth, branching = (int(v) for v in self.settings.tuned_tree.get(key, "0x0").split("x"))
+        except ValueError:
+            return 0, 0
+        return depth, branching
+
     def _registered_start_k(self) -> int | None:
         """The catalog's starting K for a registered pair on this device, if it has one."""
         if self.model.draft_dir is None:
@@ -150,8 +167,10 @@ class MainWindow(QMainWindow):
         return pair.start_k.get(self.settings.device) if pair is not None else None
 
     def save_tuned_k(self, k: int) -> None:
+        """Auto-tune (chains only) chose K: it replaces any earlier tuned K and tree for this pair."""
         key = Settings.tune_key(self.model.target_dir, self.model.draft_dir, self.settings.device)
         self.settings.tuned_k[key] = int(k)
+        self.settings.tuned_tree.pop(key, None)
         self.model_bar.k_slider.setValue(min(max(int(k), 3), 7))
         self._persist()
 

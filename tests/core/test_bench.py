@@ -76,3 +76,44 @@ def test_bench_cli_reports_a_broken_folder(tmp_path):
     )
     assert out.returncode == 2
     assert "has no openvino_model.xml" in out.stderr
+
+
+def test_tree_drafting_is_swept_and_a_winning_tree_is_used_by_the_app(tiny_pair, tmp_path, qtbot):
+    target = shutil.copytree(tiny_pair[0], tmp_path / "t")
+    draft = shutil.copytree(tiny_pair[1], tmp_path / "d")
+    home = tmp_path / "home"
+    out = subprocess.run(
+        [sys.executable, "-m", "eagle_chat", "bench", "--model", str(target), "--draft", str(draft),
+         "--prompt", "Write quicksort in Python.", "--max-new-tokens", "24", "--k", "2", "4", "--tree", "3:2",
+         "--repeats", "1", "--tune", "--json", str(tmp_path / "b.json"), "--home", str(home)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
+    # depth 3 fits K=4 only
+    assert [(s["k"], s["tree"]) for s in data["summary"]] == [(2, None), (4, None), (4, "3x2")]
+    assert all(s["identical_output"] for s in data["summary"])
+    assert {r["tree"] for r in data["runs"] if r["mode"] == "speculative"} == {None, "3x2"}
+    assert "chosen_tree" in data and " t3x2" in out.stdout
+
+    # Force the tree as the tuned choice and check the app's next reply drafts a tree.
+    from eagle_chat.app import create_main_window
+    from eagle_chat.settings import save_settings
+
+    settings, _ = load_settings(home / "config" / "settings.json")
+    key = Settings.tune_key(target, draft, "CPU")
+    settings.tuned_k[key], settings.tuned_tree[key] = 4, "3x2"
+    settings.target_dir, settings.draft_dir = str(target), str(draft)
+    save_settings(settings, home / "config" / "settings.json")
+    window = create_main_window(["--home", str(home)])
+    qtbot.addWidget(window)
+    try:
+        qtbot.waitUntil(lambda: window.controller.state == "ready", timeout=60_000)
+        assert window.model_bar.k_slider.value() == 4
+        window.options.max_tokens.setValue(16)
+        window.prompt.setPlainText("hello")
+        with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=60_000) as blocker:
+            window.send()
+        assert blocker.args[1].stats.tree == "3x2" and "tree 3x2" in window.stats_label.text()
+    finally:
+        window.close()
