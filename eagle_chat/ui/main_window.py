@@ -143,21 +143,22 @@ class MainWindow(QMainWindow):
 
     def tuned_k(self) -> int | None:
         """The K auto-tune chose for the loaded model, draft and device, if any."""
-        if self.model.draft_dir is None:
-            return None
-        return self.settings.tuned_k.get(Settings.tune_key(self.model.target_dir, self.model.draft_dir,
-                                                           self.settings.device))
+        key = self._tune_key()
+        return self.settings.tuned_k.get(key) if key else None
 
     def tuned_tree(self) -> tuple[int, int]:
         """(depth, branching) of the draft tree `eagle-chat bench --tune --tree …` chose, or (0, 0)."""
-        if self.model.draft_dir is None:
-            return 0, 0
-        key = Settings.tune_key(self.model.target_dir, self.model.draft_dir, self.settings.device)
+        key = self._tune_key()
         try:
             depth, branching = (int(v) for v in self.settings.tuned_tree.get(key, "0x0").split("x"))
         except ValueError:
             return 0, 0
         return depth, branching
+
+    def _tune_key(self) -> str | None:
+        if self.model.draft_dir is None:
+            return None
+        return Settings.tune_key(self.model.target_dir, self.model.draft_dir, self.settings.device)
 
     def _registered_start_k(self) -> int | None:
         """The catalog's starting K for a registered pair on this device, if it has one."""
@@ -168,7 +169,7 @@ class MainWindow(QMainWindow):
 
     def save_tuned_k(self, k: int) -> None:
         """Auto-tune (chains only) chose K: it replaces any earlier tuned K and tree for this pair."""
-        key = Settings.tune_key(self.model.target_dir, self.model.draft_dir, self.settings.device)
+        key = self._tune_key()
         self.settings.tuned_k[key] = int(k)
         self.settings.tuned_tree.pop(key, None)
         self.model_bar.k_slider.setValue(min(max(int(k), 3), 7))
