@@ -147,7 +147,7 @@ class MainWindow(QMainWindow):
         return self.settings.tuned_k.get(key) if key else None
 
     def tuned_tree(self) -> tuple[int, int]:
-        """(depth, branching) of the draft tree `eagle-chat bench --tune --tree …` chose, or (0, 0)."""
+        """(depth, branching) of the draft tree auto-tune chose (dialog or `bench --tune --tree`), or (0, 0)."""
         key = self._tune_key()
         try:
             depth, branching = (int(v) for v in self.settings.tuned_tree.get(key, "0x0").split("x"))
@@ -167,11 +167,15 @@ class MainWindow(QMainWindow):
         pair = self.registry.find(self.model.target_dir, self.model.draft_dir)
         return pair.start_k.get(self.settings.device) if pair is not None else None
 
-    def save_tuned_k(self, k: int) -> None:
-        """Auto-tune (chains only) chose K: it replaces any earlier tuned K and tree for this pair."""
+    def save_tuned_k(self, k: int, tree: str = "") -> None:
+        """Auto-tune chose K (and a draft tree "DEPTHxBRANCHING", or "" for a chain): it replaces any
+        earlier choice for this pair."""
         key = self._tune_key()
         self.settings.tuned_k[key] = int(k)
-        self.settings.tuned_tree.pop(key, None)
+        if tree:
+            self.settings.tuned_tree[key] = tree
+        else:
+            self.settings.tuned_tree.pop(key, None)
         self.model_bar.k_slider.setValue(min(max(int(k), 3), 7))
         self._persist()
 

@@ -1,8 +1,9 @@
-"""Auto-tune: sweep the number of draft tokens on a short calibration set and keep the fastest K.
+"""Auto-tune: sweep the number of draft tokens (and, optionally, draft trees) on a short calibration set and
+keep the fastest.
 
 The right K depends on the model, the kind of prompt and the device, so it is measured here, on this
-machine: a baseline run and one run per K for each calibration prompt, interleaved. The fastest K whose
-output matches the baseline wins and is saved per (model, draft, device).
+machine: a baseline run and one run per configuration for each calibration prompt, interleaved. The fastest
+configuration whose output matches the baseline wins and is saved per (model, draft, device).
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from PySide6.QtCharts import QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView, QLineSeries, QValueAxis
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from eagle_chat.core.bench import TUNE_KS, BenchReport, choose_k, run_record, summarise
+from eagle_chat.core.bench import TUNE_KS, BenchReport, choose, run_record, summarise, tree_label
 from eagle_chat.core.engine import GenerationSettings
 from eagle_chat.ui.batch_runner import BatchRunner, Job
 from eagle_chat.ui.controller import ChatController
@@ -22,19 +23,23 @@ CALIBRATION_PROMPTS = (
     "Write quicksort in Python and explain its time complexity.",
 )
 CALIBRATION_TOKENS = 96
+TUNE_TREES = ((3, 2), (4, 2))  # (depth, branching) tried with every K >= depth when trees are asked for
 
 
 class TuneDialog(QDialog):
-    sig_chosen = Signal(int)
-    """The sweep chose this K."""
+    sig_chosen = Signal(int, str)
+    """The sweep chose this K, and this draft tree ("DEPTHxBRANCHING"; "" for a chain)."""
 
     def __init__(self, controller: ChatController, parent: QWidget | None = None, *,
-                 ks=TUNE_KS, prompts=CALIBRATION_PROMPTS, max_new_tokens: int = CALIBRATION_TOKENS):
+                 ks=TUNE_KS, trees=TUNE_TREES, prompts=CALIBRATION_PROMPTS,
+                 max_new_tokens: int = CALIBRATION_TOKENS):
         super().__init__(parent)
         self.setObjectName("tuneDialog")
         self.setWindowTitle("Auto-tune draft tokens")
         self.controller = controller
         self.ks = tuple(ks)
+        self.trees = tuple(trees)
+        self._configs: list[tuple[int, tuple[int, int] | None]] = []
         self.prompts = tuple(prompts)
         self.max_new_tokens = max_new_tokens
         self.report: BenchReport | None = None
@@ -43,15 +48,23 @@ class TuneDialog(QDialog):
         self.runner.sig_done.connect(self._on_done)
         self._build()
 
+    def configurations(self) -> list[tuple[int, tuple[int, int] | None]]:
+        """(K, tree or None) to measure: every K as a chain, plus every tree with each K it fits when asked."""
+        configs = [(k, None) for k in self.ks]
+        if self.trees_check.isChecked():
+            configs += [(k, tree) for tree in self.trees for k in self.ks if tree[0] <= k]
+        return configs
+
     def start(self) -> bool:
-        """Warm-up, then for each prompt: baseline and every K (alternating order)."""
+        """Warm-up, then for each prompt: baseline and every configuration (alternating order)."""
+        self._configs = self.configurations()
         jobs = [Job(self.prompts[0], self._settings(None), ("warmup", None, -1))]
         for index, prompt in enumerate(self.prompts):
-            order = [None, *self.ks]
+            order = [(None, None), *self._configs]
             if index % 2:
                 order.reverse()
-            jobs += [Job(prompt, self._settings(k), ("baseline" if k is None else "speculative", k, index))
-                     for k in order]
+            jobs += [Job(prompt, self._settings(k, tree), ("baseline" if k is None else "speculative", k, index))
+                     for k, tree in order]
         self._total = len(jobs)
         self.status.setText(f"Measuring… 0/{self._total}")
         started = self.runner.start(jobs)
@@ -60,9 +73,10 @@ class TuneDialog(QDialog):
             self.status.setText("The model is busy or has no EAGLE-3 draft; try again later.")
         return started
 
-    def _settings(self, k: int | None) -> GenerationSettings:
+    def _settings(self, k: int | None, tree: tuple[int, int] | None = None) -> GenerationSettings:
         return GenerationSettings(max_new_tokens=self.max_new_tokens, speculative=k is not None,
-                                  num_assistant_tokens=k or 1)
+                                  num_assistant_tokens=k or 1, tree_depth=tree[0] if tree else 0,
+                                  branching_factor=tree[1] if tree else 0)
 
     def _on_job_finished(self, index: int, job_result) -> None:
         self.status.setText(f"Measuring… {index + 1}/{self._total}")
@@ -75,24 +89,25 @@ class TuneDialog(QDialog):
             if mode == "warmup" or job_result.result is None:
                 continue
             runs.append(run_record(mode, k, prompt_index, 0, job_result.result))
-        measured = [k for k in self.ks if any(r.k == k for r in runs)]
+        measured = [(k, tree_label(tree)) for k, tree in self._configs
+                    if any(r.k == k and r.tree == tree_label(tree) for r in runs)]
         if not measured or not any(r.mode == "baseline" for r in runs):
             self.status.setText("The sweep did not finish.")
             return
         spec = (self.controller.loaded or {}).get("spec")
         report = BenchReport(getattr(spec, "device", "?"), getattr(spec, "precision", "?"), "same",
                              self.max_new_tokens, list(self.prompts), runs)
-        report.summary = [summarise(runs, k) for k in measured]
-        report.chosen_k = choose_k(report)
+        report.summary = [summarise(runs, k, tree) for k, tree in measured]
+        best = choose(report)
+        report.chosen_k, report.chosen_tree = best.k, best.tree
         self.report = report
         self._plot(report)
-        best = next(s for s in report.summary if s.k == report.chosen_k)
         self.status.setText(
-            f"Fastest: K={report.chosen_k} — {best.speculative_tokens_per_s:.0f} tok/s vs baseline "
+            f"Fastest: {_config_label(best)} — {best.speculative_tokens_per_s:.0f} tok/s vs baseline "
             f"{best.baseline_tokens_per_s:.0f} (×{best.speedup:.2f}). Saved as the default for this model, "
             "draft and device."
         )
-        self.sig_chosen.emit(report.chosen_k)
+        self.sig_chosen.emit(best.k, best.tree or "")
 
     def _plot(self, report: BenchReport) -> None:
         chart = self.chart_view.chart()
@@ -107,7 +122,7 @@ class TuneDialog(QDialog):
         series.append(bars)
         chart.addSeries(series)
         categories = QBarCategoryAxis()
-        categories.append([f"K={s.k}" for s in report.summary])
+        categories.append([_config_label(s) for s in report.summary])
         values = QValueAxis()
         top = max([s.speculative_tokens_per_s for s in report.summary] + [report.summary[0].baseline_tokens_per_s])
         values.setRange(0, top * 1.15)
@@ -140,6 +155,12 @@ class TuneDialog(QDialog):
         self.status = QLabel("Measures each K on two short prompts (about a minute on a laptop).")
         self.status.setObjectName("tuneStatus")
         self.status.setWordWrap(True)
+        self.trees_check = QCheckBox(
+            "Also try draft trees (" + ", ".join(f"depth {d} × {b} branches" for d, b in self.trees)
+            + "); takes about twice as long"
+        )
+        self.trees_check.setObjectName("tuneTreesCheck")
+        self.trees_check.setVisible(bool(self.trees))
         self.start_button = QPushButton("Start")
         self.start_button.setObjectName("tuneStartButton")
         self.start_button.clicked.connect(self.start)
@@ -152,8 +173,13 @@ class TuneDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.chart_view)
         layout.addWidget(self.status)
+        layout.addWidget(self.trees_check)
         layout.addLayout(buttons)
 
     def reject(self) -> None:
         self.runner.cancel()
         super().reject()
+
+
+def _config_label(summary) -> str:
+    return f"K={summary.k}" + (f" tree {summary.tree}" if summary.tree else "")

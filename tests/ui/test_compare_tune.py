@@ -96,6 +96,27 @@ def test_auto_tune_is_persisted_and_used_by_the_next_reply(qtbot, open_window, e
     assert again.model_bar.k_slider.value() == chosen
 
 
+def test_auto_tune_can_sweep_draft_trees_and_the_next_reply_uses_the_winner(qtbot, open_window):
+    window = open_window()
+    dialog = window.open_tune()
+    dialog.ks, dialog.trees, dialog.prompts, dialog.max_new_tokens = (3, 4), ((3, 2),), ("Write quicksort.",), 32
+    dialog.trees_check.setChecked(True)
+    assert dialog.configurations() == [(3, None), (4, None), (3, (3, 2)), (4, (3, 2))]
+    with qtbot.waitSignal(dialog.sig_chosen, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    k, tree = blocker.args
+    assert {(s.k, s.tree) for s in dialog.report.summary} == {(3, None), (4, None), (3, "3x2"), (4, "3x2")}
+    tree_runs = [r for r in dialog.report.runs if r.tree == "3x2"]
+    assert tree_runs and all(r.accepted_tokens > 0 for r in tree_runs)  # the trees really were drafted
+    key = Settings.tune_key(paths.tiny_target_dir(), paths.tiny_draft_dir(), "CPU")
+    saved, _ = load_settings(paths.settings_file())
+    assert saved.tuned_k[key] == k and saved.tuned_tree.get(key, "") == tree
+    dialog.close()
+    window.options.max_tokens.setValue(16)
+    _, result = send(qtbot, window, "hello")
+    assert result.stats.num_assistant_tokens == k and (result.stats.tree or "") == tree
+
+
 def test_conversation_stats_export(qtbot, open_window, tmp_path):
     window = open_window()
     window.options.max_tokens.setValue(16)
