@@ -21,16 +21,18 @@ Usage (from the repo root)::
 
     /work/buildenv/bin/python tools/build_tiny_models.py --out tests/models --verify
     /work/buildenv/bin/python tools/build_tiny_models.py --out tests/models --verify-only
-    /work/buildenv/bin/python tools/build_tiny_models.py --out /work/speed-demo --speed-demo
+    /work/buildenv/bin/python tools/build_tiny_models.py --out tests/models --verify-only \
+        --speed-demo --speed-demo-dir /work/speed-demo
 
 ``--verify`` runs the pair in OpenVINO GenAI on CPU (f32 inference and KV cache), greedy, 5 draft tokens,
 64 new tokens, on every line of ``tests/prompts.txt``; it fails (exit 1) unless speculative text equals
-baseline text for every prompt and the mean draft acceptance is at least 40 %.
+baseline text for every prompt and the draft acceptance (mean over prompts, and pooled) is at least 40 %.
 
-``--speed-demo`` additionally widens every MLP of the trained target with extra units whose ``down_proj``
-columns are zero (same function, ~50M weights to stream per token), exports it to ``<out>/speed-demo/target``
-next to a copy of the draft in ``<out>/speed-demo/draft``, and benchmarks baseline vs speculative decoding.
-Its output is large: do not commit it.
+``--speed-demo`` then widens every MLP of the tiny target with extra units whose ``down_proj`` columns are
+zero (same function, ~50M weights to stream per token; the app's own ``eagle_chat.core.speed_demo``, on the
+IR), writes it to ``<out>/speed-demo/target`` next to a copy of the draft in ``<out>/speed-demo/draft`` (or
+``--speed-demo-dir``), and benchmarks baseline vs speculative decoding (K = 3..7). Its output is ~100 MB: do
+not commit it. With ``--verify-only`` it works from the pair already in ``--out``, no rebuild.
 
 Reproducibility: all randomness is seeded (``--seed``) and training runs a fixed number of steps, so two runs
 on the same machine (same CPython stdlib, same packages, same thread count) give the same models as far as
@@ -44,11 +46,18 @@ does not pull a CUDA build; uninstall torchvision if something drags it in):
     openvino-tokenizers==2026.4.1.0, huggingface-hub==1.21.0 (>=1.5,<1.22), diffusers==0.39.0 (<0.40),
     einops==0.8.2, numpy==2.4.6 (Python 3.11.7).
 
-Observed on the development machine (2 cores, no GPU, seed 0, defaults):
-    the committed pair was built with ``--train-seconds 300 --distill-seconds 240 --verify`` (about 13
-    minutes in all); tests/models is 5.8 MB. On the 8 prompts of tests/prompts.txt at f32, 128 new tokens,
-    greedy EAGLE-3 output equals baseline on every prompt; acceptance 79 % / 71 % / 66 % at K = 3 / 5 / 7,
-    3.3 / 4.5 / 5.6 tokens per verification step (eagle-chat bench).
+Observed on the development machine (2 cores, no GPU, seed 0, defaults, 2026-11-29):
+    build 12.7 min (target 600 steps ~5.5 min, self-generated data ~40 s, draft 600 steps ~5.5 min, exports
+    ~35 s); several times longer while other processes share the CPU.
+    target 1.01M params, train loss 7.95 -> 3.66, held-out loss 8.05 -> 4.21; draft 0.48M params,
+    distillation loss 29.2 -> 13.3, top-1 agreement with the target 0.71 .. 0.69 over TTT steps 1..5.
+    sizes: tiny-qwen3 3.29 MB, tiny-qwen3-eagle3 1.48 MB, hf/tiny-qwen3-eagle3 1.17 MB (5.9 MB in all).
+    --verify: speculative == baseline on 8/8 prompts; draft acceptance 72.8 % mean (56-91 % per prompt),
+    71.6 % pooled; 3.8-4.9 tokens per target step.
+    --speed-demo (MLP width 26000, ~50M weights, 102 MB IR; 8 prompts x 128 tokens, median of 3):
+    K=3 2.19x, K=4 1.92x, K=5 2.58x, K=6 2.08x, K=7 2.33x (baseline 74-89 tok/s, speculative 143-203 tok/s),
+    identical output at every K.
+    Two builds with the same seed gave bit-identical files (IR, tokenizer and safetensors).
 """
 
 from __future__ import annotations
@@ -72,17 +81,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# Keep the build strictly offline and quiet before any Hugging Face / OpenVINO import.
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-# OpenVINO's usage telemetry: make the module unimportable (OpenVINO falls back to a stub).
-sys.modules["openvino_telemetry"] = None  # type: ignore[assignment]
-
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-from torch import nn  # noqa: E402
+import numpy as np
+import torch
+from torch import nn
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PROMPTS = REPO_ROOT / "tests" / "prompts.txt"
@@ -124,27 +125,43 @@ CHAT_TEMPLATE = (
 )
 
 # --- models -------------------------------------------------------------------------------------------
-TARGET_ARCH = dict(
-    hidden_size=64,
-    intermediate_size=256,
-    num_hidden_layers=10,
-    num_attention_heads=4,
-    num_key_value_heads=2,
-    head_dim=16,
-    max_position_embeddings=4096,
-    rms_norm_eps=1e-6,
-    rope_theta=10000.0,
-)
+TARGET_ARCH = {
+    "hidden_size": 64,
+    "intermediate_size": 256,
+    "num_hidden_layers": 10,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "head_dim": 16,
+    "max_position_embeddings": 4096,
+    "rms_norm_eps": 1e-6,
+    "rope_theta": 10000.0,
+}
 # GenAI's default EAGLE-3 feature layers for N layers: {2, N // 2, N - 3}.
 FEATURE_LAYERS = (2, 5, 7)
 DRAFT_INTERMEDIATE = 256
 SEQ_LEN = 256
 BATCH_SIZE = 16
 DRAFT_BATCH_SIZE = 8
+# Draft data: ChatML, plain corpus, the target's own continuations.
+DRAFT_MIX = [0.25, 0.25, 0.5]
 
 # --- verification ---------------------------------------------------------------------------------------
 OV_PROPS = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"}
+# As the app (eagle_chat.core.engine.SCHEDULER): GenAI's default scheduler with prefix caching off, because
+# 2026.4.1 with an EAGLE-3 draft on CPU corrupted the heap after 100-200 repeats of a prompt with it on.
+SCHEDULER = {"enable_prefix_caching": False, "max_num_batched_tokens": 1 << 31, "cache_size": 0}
 MIN_ACCEPTANCE = 0.40
+
+
+def configure_environment() -> None:
+    """Offline and quiet: no hub access, no telemetry. Must run before Hugging Face or OpenVINO modules
+    are imported (this script imports them lazily, inside the functions that need them)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    # OpenVINO's usage telemetry: make the module unimportable (OpenVINO then falls back to a stub).
+    sys.modules["openvino_telemetry"] = None  # type: ignore[assignment]
 
 
 def log(msg: str) -> None:
@@ -329,8 +346,17 @@ def make_chat_samples(functions: list[FunctionSnippet], rng: random.Random) -> l
 def train_tokenizer(texts: list[str], out_dir: Path):
     """Train the byte-level BPE, save it with the chat template in tokenizer_config.json, and return the
     transformers tokenizer."""
-    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, \
-        processors, trainers
+    from tokenizers import (
+        AddedToken,
+        Regex,
+        Tokenizer,
+        decoders,
+        models,
+        normalizers,
+        pre_tokenizers,
+        processors,
+        trainers,
+    )
     from transformers import PreTrainedTokenizerFast
 
     tok = Tokenizer(models.BPE())
@@ -356,8 +382,30 @@ def train_tokenizer(texts: list[str], out_dir: Path):
         model_max_length=TARGET_ARCH["max_position_embeddings"], clean_up_tokenization_spaces=False,
     )
     hf_tok.chat_template = CHAT_TEMPLATE
-    hf_tok.save_pretrained(out_dir, save_jinja_files=False)
+    save_tokenizer(hf_tok, out_dir)
     return hf_tok
+
+
+def save_tokenizer(tokenizer, out_dir: Path) -> None:
+    """Save the tokenizer files and normalise their config."""
+    tokenizer.save_pretrained(out_dir, save_jinja_files=False)
+    normalize_tokenizer_config(out_dir)
+
+
+def normalize_tokenizer_config(model_dir: Path) -> None:
+    """Make tokenizer_config.json self-contained and loadable by transformers 4.x and 5.x alike: the chat
+    template lives in it (not in chat_template.jinja, which transformers 5 / optimum write by default),
+    the class is PreTrainedTokenizerFast, and load-time keys (is_local, backend) are dropped."""
+    path = model_dir / "tokenizer_config.json"
+    config = json.loads(path.read_text(encoding="utf-8"))
+    jinja = model_dir / "chat_template.jinja"
+    config["chat_template"] = jinja.read_text(encoding="utf-8") if jinja.exists() else config.get("chat_template",
+                                                                                                   CHAT_TEMPLATE)
+    jinja.unlink(missing_ok=True)
+    config["tokenizer_class"] = "PreTrainedTokenizerFast"
+    for key in ("is_local", "backend"):
+        config.pop(key, None)
+    path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def strip_special_strings(text: str) -> str:
@@ -405,15 +453,12 @@ def sample_windows(stream: np.ndarray, n: int, length: int, rng: np.random.Gener
     return torch.from_numpy(np.stack([stream[s:s + length] for s in starts]))
 
 
-def sample_batch(streams: TokenStreams, rng: np.random.Generator, batch=BATCH_SIZE, length=SEQ_LEN,
-                 chat_share=0.5) -> torch.Tensor:
-    """A training batch: ``chat_share`` ChatML windows, the rest plain corpus (and extra streams)."""
-    n_chat = int(round(batch * chat_share))
-    pools = [streams.code] + streams.extra
-    rows = [sample_windows(streams.chat, n_chat, length, rng)]
-    for i in range(batch - n_chat):
-        rows.append(sample_windows(pools[i % len(pools)], 1, length, rng))
-    return torch.cat(rows)
+def sample_batch(pools: list[np.ndarray], shares: list[float], rng: np.random.Generator, batch: int,
+                 length=SEQ_LEN) -> torch.Tensor:
+    """A batch of ``batch`` windows, drawn from ``pools`` in proportion to ``shares``."""
+    counts = [round(batch * share) for share in shares]
+    counts[-1] = batch - sum(counts[:-1])
+    return torch.cat([sample_windows(pool, n, length, rng) for pool, n in zip(pools, counts) if n > 0])
 
 
 # =====================================================================================================
@@ -500,7 +545,7 @@ def train_target(model, streams: TokenStreams, budget: Budget, seed: int, lr=3e-
     while budget.running():
         for group in opt.param_groups:
             group["lr"] = cosine_lr(budget.progress(), lr)
-        batch = sample_batch(streams, rng)
+        batch = sample_batch([streams.chat, streams.code], [0.5, 0.5], rng, BATCH_SIZE)
         loss = model(input_ids=batch, labels=batch, use_cache=False).loss
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -519,7 +564,7 @@ def train_target(model, streams: TokenStreams, budget: Budget, seed: int, lr=3e-
 def save_target(model, tokenizer, out_dir: Path) -> None:
     """Save the target in Hugging Face form (float32) with the tokenizer."""
     model.save_pretrained(out_dir)
-    tokenizer.save_pretrained(out_dir, save_jinja_files=False)
+    save_tokenizer(tokenizer, out_dir)
 
 
 @torch.no_grad()
@@ -529,24 +574,24 @@ def generate_self_data(model, tokenizer, prompts: list[str], seed: int, new_toke
     target's own outputs, which is what it sees at inference (EAGLE-3's 'regenerated' data)."""
     eot = tokenizer.convert_tokens_to_ids(ENDOFTEXT)
     eos = set(model.generation_config.eos_token_id)
-    tokenizer.padding_side = "left"
     ids: list[int] = []
     for n, i in enumerate(range(0, len(prompts), batch)):
-        enc = tokenizer(prompts[i:i + batch], return_tensors="pt", padding=True, add_special_tokens=False)
+        encoded = [e.ids for e in tokenizer._tokenizer.encode_batch(prompts[i:i + batch], add_special_tokens=False)]
+        width = max(map(len, encoded))
+        input_ids = torch.tensor([[eot] * (width - len(e)) + e for e in encoded])  # left padding
+        attention_mask = torch.tensor([[0] * (width - len(e)) + [1] * len(e) for e in encoded])
         sample = n % 2 == 1
         torch.manual_seed(seed * 1000 + n)
-        out = model.generate(**enc, max_new_tokens=new_tokens, do_sample=sample, top_k=40 if sample else None,
-                             temperature=0.8 if sample else None, top_p=None,
-                             pad_token_id=tokenizer.pad_token_id)
-        width = enc["input_ids"].shape[1]
-        for row, mask in zip(out.tolist(), enc["attention_mask"].tolist()):
-            seq = row[width - sum(mask):width]  # the prompt without its left padding
-            for token in row[width:]:
+        out = model.generate(input_ids=input_ids, attention_mask=attention_mask, max_new_tokens=new_tokens,
+                             do_sample=sample, top_k=40 if sample else None, temperature=0.8 if sample else None,
+                             top_p=None, pad_token_id=eot)
+        for prompt, row in zip(encoded, out[:, width:].tolist()):
+            seq = list(prompt)
+            for token in row:
                 seq.append(token)
                 if token in eos:
                     break
             ids += seq + ([] if seq[-1] == eot else [eot])
-    tokenizer.padding_side = "right"
     return np.asarray(ids, dtype=np.int64)
 
 
@@ -651,7 +696,10 @@ class Eagle3Draft(nn.Module):
     def __init__(self, config_dict: dict):
         super().__init__()
         from transformers import LlamaConfig
-        from transformers.models.llama.modeling_llama import LlamaRMSNorm, LlamaRotaryEmbedding
+        from transformers.models.llama.modeling_llama import (
+            LlamaRMSNorm,
+            LlamaRotaryEmbedding,
+        )
 
         cfg = LlamaConfig(**config_dict)
         self.config_dict = config_dict
@@ -726,18 +774,18 @@ def target_features(target, batch: torch.Tensor) -> tuple[torch.Tensor, torch.Te
     return torch.cat([captured[i] for i in FEATURE_LAYERS], dim=-1), logits
 
 
-def distill_step(draft: Eagle3Draft, target, batch: torch.Tensor, steps: int, measure: bool, decay=0.8):
+def distill_step(draft: Eagle3Draft, target, batch: torch.Tensor, ttt_steps: int, measure: bool, decay=0.8):
     """One distillation step: soft cross-entropy to the target's next-token distribution (restricted to
     the draft vocabulary) at every training-time-test step, weighted ``decay ** step``.
     Returns (loss, per-step top-1 agreement with the target, or None when not ``measure``)."""
     feats, t_logits = target_features(target, batch)
-    s = batch.shape[1] - steps  # slots whose every step has a target
+    s = batch.shape[1] - ttt_steps  # slots whose every step has a target
     ids = draft.d2t + torch.arange(len(draft.d2t))  # draft id -> target id
     t_next = t_logits[:, 1:]  # t_next[:, j + k] is what slot j must predict at step k
     top = t_next.argmax(-1)
     mask = draft.t2d[top].float()
     probs = (t_next if len(ids) == t_next.shape[-1] else t_next[..., ids]).softmax(-1)
-    logits = draft.forward_ttt(feats[:, :s], batch[:, 1:], steps)
+    logits = draft.forward_ttt(feats[:, :s], batch[:, 1:], ttt_steps)
     loss, agree = 0.0, []
     for k, lg in enumerate(logits):
         ce = nn.functional.cross_entropy(lg.flatten(0, 1), probs[:, k:k + s].flatten(0, 1), reduction="none")
@@ -749,7 +797,7 @@ def distill_step(draft: Eagle3Draft, target, batch: torch.Tensor, steps: int, me
     return loss, (agree if measure else None)
 
 
-def train_draft(draft: Eagle3Draft, target, streams: TokenStreams, budget: Budget, steps: int, seed: int,
+def train_draft(draft: Eagle3Draft, target, streams: TokenStreams, budget: Budget, ttt_steps: int, seed: int,
                 lr=3e-3, batch_size=DRAFT_BATCH_SIZE) -> dict:
     """Distil the head on the target's hidden states (self-generated data mixed with corpus windows)."""
     rng = np.random.default_rng(seed + 1)
@@ -759,8 +807,8 @@ def train_draft(draft: Eagle3Draft, target, streams: TokenStreams, budget: Budge
     while budget.running():
         for group in opt.param_groups:
             group["lr"] = cosine_lr(budget.progress(), lr)
-        batch = sample_batch(streams, rng, batch=batch_size, chat_share=0.25)
-        loss, agree = distill_step(draft, target, batch, steps, measure=budget.step % 5 == 0)
+        batch = sample_batch([streams.chat, streams.code, *streams.extra], DRAFT_MIX, rng, batch_size)
+        loss, agree = distill_step(draft, target, batch, ttt_steps, measure=budget.step % 5 == 0)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(draft.parameters(), 1.0)
         opt.step()
@@ -787,7 +835,7 @@ def save_draft_hf(draft: Eagle3Draft, tokenizer, out_dir: Path) -> None:
     tensors = {k: (v.half() if v.is_floating_point() else v).contiguous() for k, v in draft.state_dict().items()}
     save_file(tensors, out_dir / "model.safetensors", metadata={"format": "pt"})
     (out_dir / "config.json").write_text(json.dumps(draft.config_dict, indent=2) + "\n")
-    tokenizer.save_pretrained(out_dir, save_jinja_files=False)
+    save_tokenizer(tokenizer, out_dir)
 
 
 # =====================================================================================================
@@ -807,13 +855,14 @@ def export_openvino(model_dir: Path, out_dir: Path, trust_remote_code=False) -> 
         cmd.append("--trust-remote-code")
     cmd.append(str(out_dir))
     log("  $ optimum-cli " + " ".join(cmd[3:]))
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         sys.stderr.write(proc.stdout[-5000:] + proc.stderr[-5000:])
         sys.exit(f"error: optimum-cli export of {model_dir} failed (exit {proc.returncode})")
     for name in ("openvino_model.xml", "openvino_model.bin", "openvino_tokenizer.xml", "openvino_detokenizer.xml"):
         if not (out_dir / name).is_file():
             sys.exit(f"error: optimum-cli did not write {out_dir / name}")
+    normalize_tokenizer_config(out_dir)
 
 
 def dir_size(path: Path) -> int:
@@ -846,8 +895,14 @@ def load_pipelines(target_dir: Path, draft_dir: Path):
     """(baseline, speculative) GenAI pipelines on CPU with f32 inference and KV cache."""
     import openvino_genai as ov_genai
 
-    base = ov_genai.LLMPipeline(str(target_dir), "CPU", **OV_PROPS)
-    spec = ov_genai.LLMPipeline(str(target_dir), "CPU",
+    def scheduler():
+        config = ov_genai.SchedulerConfig()
+        for name, value in SCHEDULER.items():
+            setattr(config, name, value)
+        return config
+
+    base = ov_genai.LLMPipeline(str(target_dir), "CPU", scheduler_config=scheduler(), **OV_PROPS)
+    spec = ov_genai.LLMPipeline(str(target_dir), "CPU", scheduler_config=scheduler(),
                                 draft_model=ov_genai.draft_model(str(draft_dir), "CPU", **OV_PROPS), **OV_PROPS)
     return base, spec
 
@@ -867,7 +922,8 @@ def greedy_config(max_new_tokens: int, num_assistant_tokens: int | None = None):
 def verify(out: Path, prompts_path: Path, num_assistant_tokens=5, max_new_tokens=64) -> tuple[bool, list[dict]]:
     """Compare baseline and speculative greedy generation on every prompt; print a table.
 
-    Passes when every speculative text equals its baseline and the mean acceptance is >= MIN_ACCEPTANCE."""
+    Passes when every speculative text equals its baseline and the draft acceptance, both the mean over
+    prompts and pooled over all drafted tokens, is >= MIN_ACCEPTANCE."""
     prompts = read_prompts(prompts_path)
     base, spec = load_pipelines(out / TARGET_DIR, out / DRAFT_DIR)
     base_cfg = greedy_config(max_new_tokens)
@@ -892,10 +948,10 @@ def verify(out: Path, prompts_path: Path, num_assistant_tokens=5, max_new_tokens
     for r in rows:
         print(f"{fit(r['prompt'], 44)} {r['tokens']:>6} {r['accepted']:>8} {r['drafted']:>7} {r['acceptance']:>6.0%} "
               f"{r['tokens_per_step']:>8.2f}  {'yes' if r['identical'] else 'NO'}")
-    print(f"mean acceptance {mean_acc:.1%}, pooled {pooled:.1%} (required >= {MIN_ACCEPTANCE:.0%}); "
+    print(f"mean acceptance {mean_acc:.1%}, pooled {pooled:.1%} (both required >= {MIN_ACCEPTANCE:.0%}); "
           f"identical {sum(r['identical'] for r in rows)}/{len(rows)}")
     print(f"sample reply to {rows[0]['prompt']!r}:\n{textwrap.indent(rows[0]['text'][:400], '  | ')}")
-    ok = all(r["identical"] for r in rows) and mean_acc >= MIN_ACCEPTANCE
+    ok = all(r["identical"] for r in rows) and min(mean_acc, pooled) >= MIN_ACCEPTANCE
     print("VERIFY: PASS" if ok else "VERIFY: FAIL")
     return ok, rows
 
@@ -904,63 +960,41 @@ def verify(out: Path, prompts_path: Path, num_assistant_tokens=5, max_new_tokens
 # Speed demo (phase 2)
 # =====================================================================================================
 
-def widen_target(target, intermediate_size: int, seed: int):
-    """A copy of ``target`` whose MLPs have ``intermediate_size`` units; the extra units have random gate/up
-    rows and all-zero down_proj columns, so the model computes exactly the same function."""
-    from transformers import Qwen3ForCausalLM
+def build_speed_demo(out: Path, demo: Path, width: int | None) -> None:
+    """Widen the tiny target into ``demo/target`` and copy the draft to ``demo/draft``.
 
-    config = target.config.__class__.from_dict(target.config.to_dict())
-    config.intermediate_size = intermediate_size
-    wide = Qwen3ForCausalLM(config)
-    gen = torch.Generator().manual_seed(seed)
-    state = target.state_dict()
-    with torch.no_grad():
-        for name, param in wide.state_dict().items():
-            src = state[name]
-            if param.shape == src.shape:
-                param.copy_(src)
-                continue
-            n = src.shape[0] if name.endswith(("gate_proj.weight", "up_proj.weight")) else src.shape[1]
-            if name.endswith(("gate_proj.weight", "up_proj.weight")):
-                param.copy_(torch.randn(param.shape, generator=gen) * float(src.std()))
-                param[:n] = src
-            else:  # down_proj [hidden, intermediate]: extra columns stay exactly zero
-                param.zero_()
-                param[:, :n] = src
-    wide.generation_config = target.generation_config
-    return wide
+    Uses the app's own builder (``eagle_chat.core.speed_demo``): it edits the IR directly, giving every MLP
+    extra units with random gate/up weights and exactly-zero down_proj columns, so the wide target computes
+    the same function (same replies, same hidden states, so the same draft fits) at ~50M weights."""
+    sys.path.insert(0, str(REPO_ROOT))
+    from eagle_chat.core.speed_demo import DEFAULT_WIDTH
+    from eagle_chat.core.speed_demo import build_speed_demo as build_pair
 
-
-def build_speed_demo(target, tokenizer, out: Path, work: Path, width: int, seed: int) -> None:
-    """Export the widened target and copy the draft IR next to it under ``<out>/speed-demo``."""
-    demo = out / SPEED_DEMO_DIR
+    width = width or DEFAULT_WIDTH
     shutil.rmtree(demo, ignore_errors=True)
-    wide = widen_target(target, width, seed)
-    log(f"speed demo: wide target with intermediate_size={width}: "
-        f"{sum(p.numel() for p in wide.parameters()) / 1e6:.1f}M parameters")
-    hf_dir = work / "wide-target-hf"
-    save_target(wide, tokenizer, hf_dir)
-    del wide
-    export_openvino(hf_dir, demo / "target")
-    shutil.copytree(out / DRAFT_DIR, demo / "draft")
+    target, _ = build_pair(out / TARGET_DIR, out / DRAFT_DIR, demo, width)
+    log(f"speed demo: {target} (MLP width {width}, {dir_size(target) / 1e6:.0f} MB) + {demo / 'draft'}")
 
 
-def benchmark_speed_demo(out: Path, prompts_path: Path, ks=(3, 4, 5, 6, 7), repeats=3, new_tokens=128) -> float:
-    """Baseline vs speculative tokens/s on the speed-demo pair; returns the best speed-up."""
-    demo = out / SPEED_DEMO_DIR
+def benchmark_speed_demo(demo: Path, prompts_path: Path, ks=(3, 4, 5, 6, 7), repeats=3, new_tokens=128) -> float:
+    """Baseline vs speculative tokens/s on the speed-demo pair in ``demo``; returns the best speed-up."""
     prompts = read_prompts(prompts_path)
     base, spec = load_pipelines(demo / "target", demo / "draft")
     base_cfg = greedy_config(new_tokens)
 
-    def run(pipe, cfg) -> tuple[float, list[str]]:
-        tokens, seconds, texts = 0, 0.0, []
+    def run(pipe, cfg) -> tuple[float, list[str], int, int]:
+        """All prompts once: (tokens/s, texts, accepted draft tokens, drafted tokens)."""
+        tokens, seconds, texts, accepted, drafted = 0, 0.0, [], 0, 0
         for prompt in prompts:
             t0 = time.perf_counter()
             res = pipe.generate([prompt], cfg)
             seconds += time.perf_counter() - t0
             tokens += res.perf_metrics.get_num_generated_tokens()
             texts.append(res.texts[0])
-        return tokens / seconds, texts
+            if cfg.num_assistant_tokens:
+                accepted += res.extended_perf_metrics.get_num_accepted_tokens()
+                drafted += res.extended_perf_metrics.get_num_draft_tokens()
+        return tokens / seconds, texts, accepted, drafted
 
     run(base, base_cfg)  # warm-up
     run(spec, greedy_config(new_tokens, ks[0]))
@@ -976,14 +1010,10 @@ def benchmark_speed_demo(out: Path, prompts_path: Path, ks=(3, 4, 5, 6, 7), repe
             s_runs.append(run(spec, spec_cfg))
         b_tps = statistics.median(r[0] for r in b_runs)
         s_tps = statistics.median(r[0] for r in s_runs)
-        same = b_runs[0][1] == s_runs[0][1]
-        accepted = drafted = 0
-        for prompt in prompts:
-            m = spec.generate([prompt], spec_cfg).extended_perf_metrics
-            accepted += m.get_num_accepted_tokens()
-            drafted += m.get_num_draft_tokens()
+        same = all(r[1] == b_runs[0][1] for r in b_runs + s_runs)
+        acceptance = s_runs[0][2] / max(s_runs[0][3], 1)
         best = max(best, s_tps / b_tps)
-        print(f"{k:>2} {b_tps:>15.1f} {s_tps:>18.1f} {s_tps / b_tps:>8.2f}x {accepted / max(drafted, 1):>10.0%}  "
+        print(f"{k:>2} {b_tps:>15.1f} {s_tps:>18.1f} {s_tps / b_tps:>8.2f}x {acceptance:>10.0%}  "
               f"{'yes' if same else 'NO'}")
     print(f"best speed-up {best:.2f}x")
     return best
@@ -993,17 +1023,9 @@ def benchmark_speed_demo(out: Path, prompts_path: Path, ks=(3, 4, 5, 6, 7), repe
 # Build
 # =====================================================================================================
 
-@dataclass
-class BuildResult:
-    """What the build produced, for the summary (and the in-memory target for the speed demo)."""
-
-    target: object
-    tokenizer: object
-    figures: dict
-
-
-def build(args, work: Path) -> BuildResult:
-    """Tokenizer -> target -> draft -> exports, into ``args.out``; temporary files go to ``work``."""
+def build(args, work: Path) -> dict:
+    """Tokenizer -> target -> draft -> exports, into ``args.out``; temporary files go to ``work``.
+    Returns the figures for the summary."""
     out: Path = args.out
     rng = random.Random(args.seed)
     figures: dict = {}
@@ -1049,12 +1071,26 @@ def build(args, work: Path) -> BuildResult:
                                    args.ttt_steps, args.seed)
 
     log("export: OpenVINO IR with optimum-cli")
+    stage = work / "out"
+    save_draft_hf(draft, tokenizer, stage / HF_DRAFT_DIR)
+    export_openvino(target_hf, stage / TARGET_DIR)
+    export_openvino(stage / HF_DRAFT_DIR, stage / DRAFT_DIR, trust_remote_code=True)
+    install_outputs(stage, out)
+    return figures
+
+
+def install_outputs(stage: Path, out: Path) -> None:
+    """Move the finished model folders from ``stage`` into ``out``, each swapped in by a rename, so a
+    failed build leaves the previous models intact and readers never see a half-written folder."""
     for name in (TARGET_DIR, DRAFT_DIR, str(HF_DRAFT_DIR)):
-        shutil.rmtree(out / name, ignore_errors=True)
-    save_draft_hf(draft, tokenizer, out / HF_DRAFT_DIR)
-    export_openvino(target_hf, out / TARGET_DIR)
-    export_openvino(out / HF_DRAFT_DIR, out / DRAFT_DIR, trust_remote_code=True)
-    return BuildResult(target, tokenizer, figures)
+        final, new, old = out / name, out / f"{name}.new", out / f"{name}.old"
+        for leftover in (new, old):
+            shutil.rmtree(leftover, ignore_errors=True)
+        shutil.copytree(stage / name, new)
+        if final.exists():
+            os.replace(final, old)
+        os.replace(new, final)
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def print_summary(out: Path, figures: dict, seconds: float) -> None:
@@ -1073,6 +1109,8 @@ def print_summary(out: Path, figures: dict, seconds: float) -> None:
         total += size
         print(f"  {out / name}: {size / 1e6:.2f} MB")
     print(f"  total {total / 1e6:.2f} MB; build time {seconds / 60:.1f} min")
+    if "verify" in figures:
+        print(f"  verify:  {figures['verify']}")
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -1092,32 +1130,40 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--verify-only", action="store_true", help="only verify models already in --out")
     p.add_argument("--prompts", type=Path, default=DEFAULT_PROMPTS, help="prompts for --verify / --speed-demo")
     p.add_argument("--speed-demo", action="store_true",
-                   help="also build and benchmark <out>/speed-demo (large; do not commit)")
-    p.add_argument("--speed-width", type=int, default=26_000,
-                   help="MLP intermediate size of the speed-demo target (default 26000, ~50M params)")
+                   help="also build and benchmark the speed-demo pair (~100 MB; do not commit)")
+    p.add_argument("--speed-demo-dir", type=Path, help="where to put the speed-demo pair (default <out>/speed-demo)")
+    p.add_argument("--speed-width", type=int,
+                   help="MLP width of the speed-demo target (default: the app's, 26000, ~50M weights)")
     return p.parse_args(argv)
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    configure_environment()
     torch.set_num_threads(max(1, os.cpu_count() or 1))
-    if args.verify_only:
-        return 0 if verify(args.out, args.prompts)[0] else 1
-
-    seed_everything(args.seed)
-    start = time.monotonic()
-    args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="tiny-models-") as tmp:
-        result = build(args, Path(tmp))
-        if args.speed_demo:
-            build_speed_demo(result.target, result.tokenizer, args.out, Path(tmp), args.speed_width, args.seed)
-    print_summary(args.out, result.figures, time.monotonic() - start)
+    figures, build_seconds = None, 0.0
+    if not args.verify_only:
+        seed_everything(args.seed)
+        start = time.monotonic()
+        args.out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="tiny-models-") as tmp:
+            figures = build(args, Path(tmp))
+        build_seconds = time.monotonic() - start
 
     status = 0
-    if args.verify:
-        status = 0 if verify(args.out, args.prompts)[0] else 1
+    if args.verify or args.verify_only:
+        ok, rows = verify(args.out, args.prompts)
+        status = 0 if ok else 1
+        if figures:
+            figures["verify"] = (
+                f"mean draft acceptance {statistics.mean(r['acceptance'] for r in rows):.1%}, speculative == "
+                f"baseline for {sum(r['identical'] for r in rows)}/{len(rows)} prompts: {'PASS' if ok else 'FAIL'}")
     if args.speed_demo:
-        benchmark_speed_demo(args.out, args.prompts)
+        demo = args.speed_demo_dir or args.out / SPEED_DEMO_DIR
+        build_speed_demo(args.out, demo, args.speed_width)
+        benchmark_speed_demo(demo, args.prompts)
+    if figures:
+        print_summary(args.out, figures, build_seconds)
     return status
 
 
