@@ -128,12 +128,14 @@ class ChatController(QObject):
         if not any(m.role == "user" for m in conversation.messages):
             conversation.title = conversation.title_from(text)
         user = self.store.add_message(conversation, Message("user", text))
-        self.sig_message_added.emit(user)
         history = conversation.history()
         reply = self.store.add_message(conversation, Message("assistant", "", status="streaming"))
+        # Queue the request before the views draw the new messages: the worker reads the prompt in
+        # (OpenVINO, no GIL needed) while the GUI thread renders, instead of after it.
+        self._start(history, settings, reply)
+        self.sig_message_added.emit(user)
         self.sig_message_added.emit(reply)
         self.sig_conversations_changed.emit()
-        self._start(history, settings, reply)
         return True
 
     def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, plain: bool = False) -> int | None:

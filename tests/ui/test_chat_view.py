@@ -24,3 +24,33 @@ def test_reply_stats_show_on_hover_and_under_the_reply(qtbot):
     QApplication.sendEvent(view.viewport(), QHelpEvent(QEvent.Type.ToolTip, pos, view.viewport().mapToGlobal(pos)))
     tip = QToolTip.text()
     assert "Tokens/s: 321.0" in tip and "Accepted / drafted: 5 / 8" in tip and "Acceptance: 62%" in tip
+
+
+def test_a_finished_reply_shows_at_once_and_its_code_is_coloured_next(qtbot):
+    view = ChatView()
+    qtbot.addWidget(view)
+    reply = Message("assistant", "", id=7, status="streaming")
+    view.show_conversation(Conversation(messages=[Message("user", "quicksort?", id=6), reply]))
+    reply.content = "Here:\n\n```python\ndef quicksort(items):\n    return sorted(items)\n```\n\nDone."
+    view.update_message(reply)
+    reply.status = "complete"
+    view.finish_message(reply)
+
+    assert "def quicksort(items):" in view.toPlainText() and "Done." in view.toPlainText()
+    assert "Copy code" in view.toPlainText()
+    keyword = 'color:#008000'  # Pygments' default style for a Python keyword, as Qt keeps it
+    assert keyword not in view.toHtml()  # not yet: colouring waits for the event loop
+    qtbot.waitUntil(lambda: keyword in view.toHtml(), timeout=2000)
+    assert view.toPlainText().count("def quicksort(items):") == 1
+
+
+def test_colouring_a_reply_is_dropped_when_another_conversation_opens(qtbot):
+    view = ChatView()
+    qtbot.addWidget(view)
+    reply = Message("assistant", "", id=3, status="streaming")
+    view.show_conversation(Conversation(messages=[reply]))
+    reply.content, reply.status = "```python\ndef f():\n    pass\n```", "complete"
+    view.finish_message(reply)
+    view.show_conversation(Conversation(messages=[Message("user", "other chat", id=9)]))
+    qtbot.wait(50)
+    assert "def f" not in view.toPlainText() and "other chat" in view.toPlainText()
