@@ -155,6 +155,7 @@ class CompareView(QWidget):
             ),
             encoding="utf-8",
         )
+        self.chart.flush()
         self.chart.grab().save(str(png_path))
         return [csv_path, json_path, png_path]
 
@@ -174,6 +175,7 @@ class CompareView(QWidget):
             self._live_pane.setPlainText(text)
 
     def _on_job_finished(self, index: int, job_result) -> None:
+        self.chart.flush()
         if job_result.result is not None:
             pane = self.baseline_pane if job_result.job.tag == "baseline" else self.speculative_pane
             pane.setPlainText(job_result.result.text)

@@ -6,9 +6,8 @@ import csv
 import json
 from pathlib import Path
 
-from PySide6.QtWidgets import QWidget
-
 from eagle_chat.core.conversation import Conversation
+from eagle_chat.ui.speed_chart import SpeedChart
 
 STAT_FIELDS = (
     "mode", "num_assistant_tokens", "generated_tokens", "input_tokens", "ttft_ms", "tpot_ms", "tokens_per_s",
@@ -28,7 +27,7 @@ def conversation_rows(conversation: Conversation) -> list[dict]:
     return rows
 
 
-def export_conversation(conversation: Conversation, folder: Path, *, chart: QWidget | None = None) -> list[Path]:
+def export_conversation(conversation: Conversation, folder: Path, *, chart: SpeedChart | None = None) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"conversation-{conversation.id}"
     rows = conversation_rows(conversation)
@@ -44,6 +43,7 @@ def export_conversation(conversation: Conversation, folder: Path, *, chart: QWid
     written = [csv_path, json_path]
     if chart is not None:
         png_path = folder / f"{stem}-chart.png"
+        chart.flush()  # points still queued for the next redraw
         chart.grab().save(str(png_path))
         written.append(png_path)
     return written

@@ -277,6 +277,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object, object)
     def _on_reply_finished(self, message, result: GenerationResult | None) -> None:
+        self.chart.flush()
         self.chat.finish_message(message)
         if result is not None:
             self.stats_label.setText(result.stats.summary())

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCharts import QChart, QChartView, QLineSeries, QValueAxis
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
@@ -12,8 +14,24 @@ MODE_NAMES = {"speculative": "EAGLE-3", "baseline": "baseline"}
 MAX_SERIES = 8
 
 
+REDRAW_INTERVAL_MS = 250  # a speed curve reads fine at 4 Hz; each redraw takes CPU from inference
+
+
+def _nice_ceiling(value: float) -> float:
+    """The smallest of 1, 2, 2.5, 5 x 10^n at or above ``value``: axes move in steps, not on every point."""
+    magnitude = 10.0 ** math.floor(math.log10(value)) if value > 0 else 1.0
+    for step in (1.0, 2.0, 2.5, 5.0, 10.0):
+        if value <= step * magnitude:
+            return step * magnitude
+    return 10.0 * magnitude
+
+
 class SpeedChart(QChartView):
-    """Call ``begin(key, mode)``, then ``add_points(key, points)`` as they come; old lines fade out."""
+    """Call ``begin(key, mode)``, then ``add_points(key, points)`` as they come; old lines fade out.
+
+    Points are drawn in batches at most every ``REDRAW_INTERVAL_MS``, and the axes grow in round steps,
+    so a fast stream costs a few redraws per second rather than one per batch of tokens.
+    """
 
     def __init__(self, parent: QWidget | None = None, *, max_series: int = MAX_SERIES):
         self._chart = QChart()
@@ -35,6 +53,11 @@ class SpeedChart(QChartView):
         self._series: dict[object, tuple[str, QLineSeries]] = {}
         self._x_max = 1.0
         self._y_max = 10.0
+        self._pending: dict[object, list[tuple[float, float]]] = {}
+        self._redraw_timer = QTimer(self)
+        self._redraw_timer.setSingleShot(True)
+        self._redraw_timer.setInterval(REDRAW_INTERVAL_MS)
+        self._redraw_timer.timeout.connect(self.flush)
         self._apply_ranges()
 
     def begin(self, key: object, mode: str, label: str | None = None) -> QLineSeries:
@@ -55,14 +78,26 @@ class SpeedChart(QChartView):
         return series
 
     def add_points(self, key: object, points: list[tuple[float, float]]) -> None:
-        entry = self._series.get(key)
-        if entry is None or not points:
+        """Queue points for reply ``key``; they are drawn with the next redraw (``flush`` draws now)."""
+        if key not in self._series or not points:
             return
-        series = entry[1]
-        series.append([QPointF(t, rate) for t, rate in points])
-        self._x_max = max(self._x_max, max(t for t, _ in points))
-        self._y_max = max(self._y_max, max(rate for _, rate in points))
-        self._apply_ranges()
+        self._pending.setdefault(key, []).extend(points)
+        if not self._redraw_timer.isActive():
+            self._redraw_timer.start()
+
+    def flush(self) -> None:
+        """Draw every queued point now (also called when a reply ends, so its line is complete)."""
+        self._redraw_timer.stop()
+        pending, self._pending = self._pending, {}
+        for key, points in pending.items():
+            entry = self._series.get(key)
+            if entry is None:
+                continue
+            entry[1].append([QPointF(t, rate) for t, rate in points])
+            self._x_max = max(self._x_max, max(t for t, _ in points))
+            self._y_max = max(self._y_max, max(rate for _, rate in points))
+        if pending:
+            self._apply_ranges()
 
     def series_for(self, key: object) -> QLineSeries | None:
         entry = self._series.get(key)
@@ -72,6 +107,8 @@ class SpeedChart(QChartView):
         return [s for m, s in self._series.values() if m == mode]
 
     def clear(self) -> None:
+        self._pending.clear()
+        self._redraw_timer.stop()
         for _, series in self._series.values():
             self._chart.removeSeries(series)
         self._series.clear()
@@ -79,8 +116,10 @@ class SpeedChart(QChartView):
         self._apply_ranges()
 
     def _apply_ranges(self) -> None:
-        self._x.setRange(0.0, self._x_max * 1.05)
-        self._y.setRange(0.0, self._y_max * 1.15)
+        x_top, y_top = _nice_ceiling(self._x_max), _nice_ceiling(self._y_max * 1.15)
+        if (self._x.max(), self._y.max()) != (x_top, y_top):
+            self._x.setRange(0.0, x_top)
+            self._y.setRange(0.0, y_top)
 
     def _refresh_legend(self) -> None:
         """One legend entry per mode (the newest line of each), not one per reply."""
