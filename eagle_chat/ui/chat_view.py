@@ -1,7 +1,8 @@
 """ChatView: the conversation as one rich-text document, one frame per message.
 
-Only the frame of the reply in flight is re-rendered while it streams, and never more often than the
-previous render's cost allows, so a long reply does not stall the GUI thread. Links from the model are
+While a reply streams, only the end of it that can still change is redrawn (settled blocks are drawn
+once), and never more often than the previous render's cost allows, so a long reply does not stall the
+GUI thread, nor the tokens, which need the GIL the GUI thread holds while it renders. Links from the model are
 opened only after the user confirms; nothing (images, style sheets) is ever loaded from a URL.
 """
 
@@ -9,13 +10,21 @@ from __future__ import annotations
 
 import html
 import time
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QTextCharFormat, QTextCursor, QTextFrameFormat
+from PySide6.QtGui import (
+    QDesktopServices,
+    QGuiApplication,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFrameFormat,
+)
 from PySide6.QtWidgets import QMessageBox, QTextBrowser, QWidget
 
 from eagle_chat.core.conversation import Conversation, Message
-from eagle_chat.ui.markdown_html import SAFE_LINK_SCHEMES, render_markdown
+from eagle_chat.ui.markdown_html import SAFE_LINK_SCHEMES, render_markdown, stable_prefix_end
 
 RENDER_COST_FACTOR = 8.0
 MIN_RENDER_INTERVAL_S = 0.05
@@ -30,6 +39,17 @@ WELCOME = (
     "<h2>EagleChat</h2><p>Type a message below and press <b>Enter</b> "
     "(<b>Shift+Enter</b> for a new line, <b>Esc</b> stops a reply).</p>"
 )
+
+
+@dataclass
+class _Streamed:
+    """How much of the reply in flight is drawn for good: ``content[:chars]`` is in the document, taking
+    ``length`` positions from the start of its frame, and holds ``code_blocks``."""
+
+    message_id: int
+    chars: int = 0
+    length: int = 0
+    code_blocks: list[str] = field(default_factory=list)
 
 
 class ChatView(QTextBrowser):
@@ -49,6 +69,7 @@ class ChatView(QTextBrowser):
         self._messages: dict[int, Message] = {}
         self._code_blocks: dict[int, list[str]] = {}
         self._pending: Message | None = None
+        self._streamed: _Streamed | None = None
         self._next_render = 0.0
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
@@ -67,6 +88,7 @@ class ChatView(QTextBrowser):
         self._code_blocks.clear()
         self._unhighlighted.clear()
         self._pending = None
+        self._streamed = None
         self.clear()
         if conversation is None or not conversation.messages:
             self.setHtml(WELCOME)
@@ -138,7 +160,10 @@ class ChatView(QTextBrowser):
             return
         at_end = self._at_end()
         started = time.perf_counter()
-        self._render(message)
+        if message.status == "streaming":
+            self._render_streaming(message)
+        else:
+            self._render(message)
         cost = time.perf_counter() - started
         # Re-rendering holds the GIL, which OpenVINO's streaming thread needs for every token: spend at
         # most ~1/8 of the time on it, and never refresh faster than the eye needs.
@@ -146,7 +171,39 @@ class ChatView(QTextBrowser):
         if at_end:
             self._scroll_to_end()
 
+    def _render_streaming(self, message: Message) -> None:
+        """Draw a reply still being written: blocks that can no longer change are drawn once and kept;
+        only the text after them is drawn again. A full redraw of a long reply at every update would
+        hold the GIL (and so stall the tokens) longer and longer as the reply grows."""
+        frame = self._frames[message.id]
+        streamed = self._streamed
+        if streamed is None or streamed.message_id != message.id:
+            cursor = frame.firstCursorPosition()
+            cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertHtml(self._head(message))
+            streamed = self._streamed = _Streamed(message.id, 0, cursor.position() - frame.firstPosition())
+        text = message.content
+        prefix = f"copy-code:{message.id}:"
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(frame.firstPosition() + streamed.length)
+        cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        cut = stable_prefix_end(text)
+        if cut > streamed.chars:
+            settled = render_markdown(text[streamed.chars:cut], code_link_prefix=prefix, highlight=False,
+                                      first_code_index=len(streamed.code_blocks))
+            _insert_blocks(cursor, settled.html)
+            streamed.chars = cut
+            streamed.length = cursor.position() - frame.firstPosition()
+            streamed.code_blocks += settled.code_blocks
+        rest = render_markdown(text[streamed.chars:], code_link_prefix=prefix, highlight=False,
+                               first_code_index=len(streamed.code_blocks))
+        _insert_blocks(cursor, rest.html if text else '<p style="color:#9ca3af;">…</p>')
+        self._code_blocks[message.id] = streamed.code_blocks + rest.code_blocks
+
     def _render(self, message: Message, *, highlight: bool | None = None) -> None:
+        if self._streamed is not None and self._streamed.message_id == message.id:
+            self._streamed = None  # redrawn whole from here on
         frame = self._frames[message.id]
         rendered = render_markdown(
             message.content,
@@ -156,13 +213,7 @@ class ChatView(QTextBrowser):
         )
         self._code_blocks[message.id] = rendered.code_blocks
         body = rendered.html if message.content else '<p style="color:#9ca3af;">…</p>'
-        role = ROLE_LABELS.get(message.role, message.role)
-        colour = "#1d4ed8" if message.role == "user" else "#047857"
-        note = STATUS_NOTES.get(message.status, "")
-        head = f'<p><b style="color:{colour};">{role}</b>'
-        if note:
-            head += f' <span style="color:#b45309;">({html.escape(note)})</span>'
-        head += "</p>"
+        head = self._head(message)
         foot_parts = []
         if message.stats is not None:
             foot_parts.append(html.escape(message.stats.summary()))
@@ -181,6 +232,16 @@ class ChatView(QTextBrowser):
             cursor = frame.firstCursorPosition()
             cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeCharFormat(tip)
+
+    @staticmethod
+    def _head(message: Message) -> str:
+        role = ROLE_LABELS.get(message.role, message.role)
+        colour = "#1d4ed8" if message.role == "user" else "#047857"
+        note = STATUS_NOTES.get(message.status, "")
+        head = f'<p><b style="color:{colour};">{role}</b>'
+        if note:
+            head += f' <span style="color:#b45309;">({html.escape(note)})</span>'
+        return head + "</p>"
 
     def _on_anchor(self, url: QUrl) -> None:
         target = url.toString()
@@ -221,6 +282,13 @@ class ChatView(QTextBrowser):
     def loadResource(self, kind: int, url: QUrl):  # noqa: N802 - Qt override
         """Never load anything a reply points at (remote images, local files)."""
         return None
+
+
+def _insert_blocks(cursor: QTextCursor, fragment: str) -> None:
+    """Insert HTML as blocks of its own at ``cursor``, not run into the block the cursor is in."""
+    if cursor.block().length() > 1:  # not an empty block: start a plain new one
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+    cursor.insertHtml(fragment)
 
 
 def _stats_tooltip(message: Message) -> str:

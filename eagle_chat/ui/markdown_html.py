@@ -9,6 +9,7 @@ understands) and numbered so the view can offer a copy action per block.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
@@ -37,7 +38,7 @@ def _fence(tokens, idx, options, env) -> str:
     """A highlighted code block; its source is collected in ``env["code_blocks"]`` for copying."""
     token = tokens[idx]
     blocks = env.setdefault("code_blocks", [])
-    index = len(blocks)
+    index = env.get("first_code_index", 0) + len(blocks)
     blocks.append(token.content)
     language = (token.info or "").strip().split(" ")[0]
     label = html.escape(language) if language else "code"
@@ -74,15 +75,19 @@ _PARSER = _make_parser()
 _FORMATTER = HtmlFormatter(noclasses=True, nowrap=True, style="default")
 
 
-def render_markdown(text: str, *, code_link_prefix: str = "", highlight: bool = True) -> Rendered:
-    """Render ``text``; each code block gets a "Copy code" link ``{code_link_prefix}{index}``.
+def render_markdown(
+    text: str, *, code_link_prefix: str = "", highlight: bool = True, first_code_index: int = 0
+) -> Rendered:
+    """Render ``text``; each code block gets a "Copy code" link ``{code_link_prefix}{index}``, numbered
+    from ``first_code_index`` (for text that continues an earlier part of the same message).
 
     ``highlight=False`` skips syntax highlighting (the costliest part) for text still streaming in.
 
     Structures nested deeper than the parser's limit make markdown-it drop the rest of the text; then the
     whole text is shown as plain text instead, so nothing a reply says is ever lost.
     """
-    env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix, "highlight": highlight}
+    env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix, "highlight": highlight,
+                 "first_code_index": first_code_index}
     tokens = _PARSER.parse(text, env)
     if max((t.level for t in tokens), default=0) >= MAX_NESTING - 1:  # the parser hit its limit
         return Rendered(f'<p style="white-space: pre-wrap;">{html.escape(text)}</p>', [])
@@ -97,3 +102,34 @@ def _highlight(code: str, language: str) -> str:
     except ClassNotFound:
         lexer = TextLexer()
     return highlight(code, lexer, _FORMATTER).rstrip("\n")
+
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+
+
+def stable_prefix_end(text: str) -> int:
+    """Where the settled part of Markdown still being written ends.
+
+    Text before the returned offset is whole blocks, each ending in a blank line outside any code fence,
+    and the text after starts a new block at the left margin. Whatever is appended later, those blocks
+    render the same (up to list spacing and numbering, which the final render settles), so a streaming
+    view renders them once and redraws only the rest.
+    """
+    cut = 0
+    fence: str | None = None  # the open fence's marker, e.g. "```"
+    previous_blank = False
+    offset = 0
+    for line in text.split("\n"):
+        line += "\n"  # Markdown's lines end at \n only (splitlines() would also split at \u2028 and others)
+        match = _FENCE.match(line)
+        if fence is None:
+            if previous_blank and line[:1] not in (" ", "\t", "\n", "\r"):
+                cut = offset
+            if match:
+                fence = match.group(1)
+        elif match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence) \
+                and not line[match.end():].strip():
+            fence = None
+        previous_blank = fence is None and not line.strip()
+        offset += len(line)
+    return cut

@@ -1,6 +1,6 @@
 """Per-message stats are shown under each reply and on hover, by Qt's own tooltip handling."""
 
-from PySide6.QtCore import QEvent, QPoint
+from PySide6.QtCore import QEvent, QPoint, QUrl
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
@@ -54,3 +54,75 @@ def test_colouring_a_reply_is_dropped_when_another_conversation_opens(qtbot):
     view.show_conversation(Conversation(messages=[Message("user", "other chat", id=9)]))
     qtbot.wait(50)
     assert "def f" not in view.toPlainText() and "other chat" in view.toPlainText()
+
+
+STREAMED_REPLY = """## Quicksort
+
+Quicksort picks a *pivot* and splits the list around it.
+
+```python
+def quicksort(items):
+
+    if len(items) <= 1:
+        return items
+    pivot, rest = items[0], items[1:]
+    return quicksort([x for x in rest if x < pivot]) + [pivot] + quicksort([x for x in rest if x >= pivot])
+```
+
+It runs in:
+
+1. O(n log n) on average;
+2. O(n^2) at worst.
+
+| case | time |
+|------|------|
+| best | n log n |
+
+- one item
+
+  with a second paragraph
+
+Done.
+"""
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def test_a_streaming_reply_redraws_only_its_unsettled_end_and_reads_like_the_full_render(qtbot, monkeypatch):
+    import eagle_chat.ui.chat_view as chat_view
+
+    monkeypatch.setattr(chat_view, "MIN_RENDER_INTERVAL_S", 0.0)
+    monkeypatch.setattr(chat_view, "RENDER_COST_FACTOR", 0.0)
+    rendered_chars = []
+    real_render = chat_view.render_markdown
+    monkeypatch.setattr(chat_view, "render_markdown",
+                        lambda text, **kw: rendered_chars.append(len(text)) or real_render(text, **kw))
+    view, reference = ChatView(), ChatView()
+    qtbot.addWidget(view)
+    qtbot.addWidget(reference)
+    reply = Message("assistant", "", id=2, status="streaming")
+    view.show_conversation(Conversation(messages=[Message("user", "Explain quicksort", id=1), reply]))
+    streamed_chars = redraw_everything_chars = 0
+    text = STREAMED_REPLY * 3  # a longer reply: three sections
+    for end in range(5, len(text) + 5, 5):
+        reply.content = text[:end]
+        redraw_everything_chars += len(reply.content)
+        before = len(rendered_chars)
+        view.update_message(reply)
+        streamed_chars += sum(rendered_chars[before:])
+        whole = Message("assistant", reply.content, id=2, status="streaming")
+        reference.show_conversation(Conversation(messages=[Message("user", "Explain quicksort", id=1), whole]))
+        assert _letters(view.toPlainText()) == _letters(reference.toPlainText()), reply.content
+    assert view.toPlainText().count("Copy code") == 3
+    view.anchorClicked.emit(QUrl("copy-code:2:2"))  # the third block's link, drawn while streaming
+    assert QApplication.clipboard().text().startswith("def quicksort(items):\n\n    if len(items)")
+    print(f"rendered {streamed_chars} chars while streaming vs {redraw_everything_chars} redrawing everything")
+    # Settled blocks are drawn once and kept; only the block being written is drawn again.
+    assert streamed_chars < redraw_everything_chars / 4
+    reply.status = "complete"
+    view.finish_message(reply)
+    final = Message("assistant", text, id=2, status="complete")
+    reference.show_conversation(Conversation(messages=[Message("user", "Explain quicksort", id=1), final]))
+    assert view.toPlainText() == reference.toPlainText()
