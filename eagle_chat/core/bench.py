@@ -187,10 +187,6 @@ def choose(report: BenchReport) -> BenchSummary:
     return max(candidates, key=lambda s: s.speculative_tokens_per_s)
 
 
-def choose_k(report: BenchReport) -> int:
-    return choose(report).k
-
-
 def tree_label(tree: tuple[int, int] | None) -> str | None:
     return f"{tree[0]}x{tree[1]}" if tree else None
 

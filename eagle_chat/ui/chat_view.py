@@ -2,8 +2,8 @@
 
 While a reply streams, only the end of it that can still change is redrawn (settled blocks are drawn
 once), and never more often than the previous render's cost allows, so a long reply does not stall the
-GUI thread, nor the tokens, which need the GIL the GUI thread holds while it renders. Links from the model are
-opened only after the user confirms; nothing (images, style sheets) is ever loaded from a URL.
+GUI thread, nor the tokens, which need the GIL the GUI thread holds while it renders. Links from the
+model are opened only after the user confirms; nothing (images, style sheets) is ever loaded from a URL.
 """
 
 from __future__ import annotations
