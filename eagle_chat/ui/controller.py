@@ -61,6 +61,8 @@ class ChatController(QObject):
     """Something failed; a sentence for the user."""
     sig_conversations_changed = Signal()
     """The list of conversations changed (new, renamed, deleted, reordered)."""
+    sig_conversation_touched = Signal(object)
+    """The Conversation was just written to: it is now the most recent, and its title may be new."""
     sig_conversation_opened = Signal(object)
     """A conversation was opened: the Conversation with its messages."""
     sig_message_added = Signal(object)
@@ -135,7 +137,7 @@ class ChatController(QObject):
         self._start(history, settings, reply)
         self.sig_message_added.emit(user)
         self.sig_message_added.emit(reply)
-        self.sig_conversations_changed.emit()
+        self.sig_conversation_touched.emit(conversation)
         return True
 
     def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, plain: bool = False) -> int | None:

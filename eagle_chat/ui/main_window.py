@@ -282,7 +282,15 @@ class MainWindow(QMainWindow):
         if result is not None:
             self.stats_label.setText(result.stats.summary())
             self.stats_label.setToolTip(self.stats_label.text())
-        self.refresh_conversations()
+        if self.controller.conversation is not None:
+            self._on_conversation_touched(self.controller.conversation)
+
+    @Slot(object)
+    def _on_conversation_touched(self, conversation) -> None:
+        if self.conversations.search.text().strip():
+            self.refresh_conversations()  # the search decides what is listed
+        else:
+            self.conversations.bring_to_top(conversation)
 
     @Slot(int, str, object)
     def _on_reply_started(self, request_id: int, mode: str, settings: GenerationSettings) -> None:
@@ -404,6 +412,7 @@ class MainWindow(QMainWindow):
         c.sig_loaded.connect(self._on_loaded)
         c.sig_error.connect(self._on_error)
         c.sig_conversations_changed.connect(self.refresh_conversations)
+        c.sig_conversation_touched.connect(self._on_conversation_touched)
         c.sig_conversation_opened.connect(self._on_conversation_opened)
         c.sig_message_added.connect(self._on_message_added)
         c.sig_reply_text.connect(self._on_reply_text)

@@ -171,6 +171,23 @@ def test_conversations_new_rename_search_delete(qtbot, open_window):
     assert window.conversations.titles() == ["Renamed"]
 
 
+def test_a_reply_moves_its_conversation_to_the_top_without_a_rebuild(qtbot, open_window, monkeypatch):
+    window = open_window()
+    window.options.max_tokens.setValue(8)
+    for topic in ("First topic", "Second topic", "Third topic"):
+        qtbot.mouseClick(window.conversations.new_button, Qt.MouseButton.LeftButton)
+        send(qtbot, window, topic)
+    first = next(c.id for c in window.controller.store.list_conversations() if c.title == "First topic")
+    window.controller.open_conversation(first)
+    rebuilds = []
+    monkeypatch.setattr(window.conversations, "set_conversations", lambda *a: rebuilds.append(a))
+    send(qtbot, window, "More on the first topic")
+    assert rebuilds == []
+    assert window.conversations.titles() == ["First topic", "Third topic", "Second topic"]
+    assert window.conversations.titles() == [c.title for c in window.controller.store.list_conversations()]
+    assert window.conversations.current_id() == first
+
+
 def test_broken_model_folder_is_reported_and_the_app_keeps_running(qtbot, open_window, tmp_path):
     window = open_window("--model", str(tmp_path), "--draft", str(tmp_path), wait_loaded=False)
     qtbot.waitUntil(lambda: window.controller.state == "empty" and not window.notice.isHidden(), timeout=30_000)
