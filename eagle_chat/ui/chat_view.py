@@ -185,10 +185,11 @@ class ChatView(QTextBrowser):
         text = message.content
         prefix = f"copy-code:{message.id}:"
         cursor = QTextCursor(self.document())
+        cursor.beginEditBlock()  # one change for the layout to catch up with, not three
         cursor.setPosition(frame.firstPosition() + streamed.length)
         cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
         cursor.removeSelectedText()
-        cut = stable_prefix_end(text)
+        cut = stable_prefix_end(text, streamed.chars)
         if cut > streamed.chars:
             settled = render_markdown(text[streamed.chars:cut], code_link_prefix=prefix, highlight=False,
                                       first_code_index=len(streamed.code_blocks))
@@ -199,6 +200,7 @@ class ChatView(QTextBrowser):
         rest = render_markdown(text[streamed.chars:], code_link_prefix=prefix, highlight=False,
                                first_code_index=len(streamed.code_blocks))
         _insert_blocks(cursor, rest.html if text else '<p style="color:#9ca3af;">…</p>')
+        cursor.endEditBlock()
         self._code_blocks[message.id] = streamed.code_blocks + rest.code_blocks
 
     def _render(self, message: Message, *, highlight: bool | None = None) -> None:
@@ -224,14 +226,16 @@ class ChatView(QTextBrowser):
         foot = f'<p style="color:#6b7280;">{" · ".join(foot_parts)}</p>' if foot_parts else ""
 
         cursor = frame.firstCursorPosition()
+        cursor.beginEditBlock()
         cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
         cursor.insertHtml(head + body + foot)
         if message.stats is not None:
             tip = QTextCharFormat()
             tip.setToolTip(_stats_tooltip(message))
-            cursor = frame.firstCursorPosition()
+            cursor.setPosition(frame.firstPosition())
             cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeCharFormat(tip)
+        cursor.endEditBlock()
 
     @staticmethod
     def _head(message: Message) -> str:

@@ -107,19 +107,21 @@ def _highlight(code: str, language: str) -> str:
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
-def stable_prefix_end(text: str) -> int:
+def stable_prefix_end(text: str, start: int = 0) -> int:
     """Where the settled part of Markdown still being written ends.
 
     Text before the returned offset is whole blocks, each ending in a blank line outside any code fence,
     and the text after starts a new block at the left margin. Whatever is appended later, those blocks
     render the same (up to list spacing and numbering, which the final render settles), so a streaming
     view renders them once and redraws only the rest.
+
+    ``start`` is an offset this function returned earlier for a shorter version of ``text``: the scan
+    resumes there instead of reading the settled part again.
     """
-    cut = 0
+    cut = offset = start
     fence: str | None = None  # the open fence's marker, e.g. "```"
-    previous_blank = False
-    offset = 0
-    for line in text.split("\n"):
+    previous_blank = start > 0  # an earlier cut always follows a blank line outside any fence
+    for line in text[start:].split("\n"):
         line += "\n"  # Markdown's lines end at \n only (splitlines() would also split at \u2028 and others)
         match = _FENCE.match(line)
         if fence is None:

@@ -126,3 +126,15 @@ def test_a_streaming_reply_redraws_only_its_unsettled_end_and_reads_like_the_ful
     final = Message("assistant", text, id=2, status="complete")
     reference.show_conversation(Conversation(messages=[Message("user", "Explain quicksort", id=1), final]))
     assert view.toPlainText() == reference.toPlainText()
+
+
+def test_the_settled_part_found_incrementally_equals_a_full_scan():
+    from eagle_chat.ui.markdown_html import stable_prefix_end
+
+    text = STREAMED_REPLY * 2 + "```\nan open fence\n\nstill code\n"
+    # The last block at the margin after a blank line is "Done."; the blank line inside the open fence
+    # does not count.
+    assert text[stable_prefix_end(text):] == "Done.\n```\nan open fence\n\nstill code\n"
+    for end in range(0, len(text) + 1, 3):
+        earlier = stable_prefix_end(text[: end // 2])
+        assert stable_prefix_end(text[:end], earlier) == stable_prefix_end(text[:end])
