@@ -136,19 +136,16 @@ def check_file(path: Path, remote: RemoteFile, repo: str) -> None:
             f"{remote.path} from {repo} has {size:,} bytes but the hub lists {remote.size:,}; the transfer "
             "was cut short or changed. Download the model again."
         )
-    if remote.sha256:
-        actual = sha256_file(path)
-        if actual != remote.sha256:
+    # The hub lists a SHA-256 for LFS files and a git blob hash for the others.
+    kind, listed, digest = (
+        ("SHA-256", remote.sha256, sha256_file) if remote.sha256 else ("git hash", remote.git_sha1, git_blob_sha1_file)
+    )
+    if listed:
+        actual = digest(path)
+        if actual != listed:
             raise StagingError(
-                f"{remote.path} from {repo} is damaged: its SHA-256 is {actual[:12]}… but the hub lists "
-                f"{remote.sha256[:12]}…. The damaged copy was deleted; download the model again."
-            )
-    elif remote.git_sha1:
-        actual = git_blob_sha1_file(path)
-        if actual != remote.git_sha1:
-            raise StagingError(
-                f"{remote.path} from {repo} is damaged: its git hash is {actual[:12]}… but the hub lists "
-                f"{remote.git_sha1[:12]}…. The damaged copy was deleted; download the model again."
+                f"{remote.path} from {repo} is damaged: its {kind} is {actual[:12]}… but the hub lists "
+                f"{listed[:12]}…. The damaged copy was deleted; download the model again."
             )
 
 
