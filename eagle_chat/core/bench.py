@@ -144,19 +144,11 @@ def run_bench(
         baseline_engine = Engine(spec.with_changes(draft_dir=None))
     report = BenchReport(spec.device, spec.precision, baseline, max_new_tokens, list(prompts))
 
-    configs: list[tuple[int, tuple[int, int] | None]] = [(k, None) for k in ks]
-    configs += [(k, tree) for tree in trees for k in ks if tree[0] <= k]
+    configs = sweep_configs(ks, trees)
 
     def once(mode: str, k: int | None, prompt: str, tree: tuple[int, int] | None = None) -> GenerationResult:
         engine = speculative_engine if mode == "speculative" else baseline_engine
-        settings = GenerationSettings(
-            max_new_tokens=max_new_tokens,
-            speculative=mode == "speculative",
-            num_assistant_tokens=k or 1,
-            tree_depth=tree[0] if tree else 0,
-            branching_factor=tree[1] if tree else 0,
-        )
-        return engine.generate(prompt, settings)
+        return engine.generate(prompt, sweep_settings(k if mode == "speculative" else None, tree, max_new_tokens))
 
     progress("warm-up")
     once("baseline", None, prompts[0])
@@ -178,6 +170,26 @@ def run_bench(
     for engine in {id(e): e for e in (speculative_engine, baseline_engine)}.values():
         engine.close()
     return report
+
+
+def sweep_configs(
+    ks: Sequence[int], trees: Sequence[tuple[int, int]] = ()
+) -> list[tuple[int, tuple[int, int] | None]]:
+    """(K, tree or None) to measure: every K as a chain, then every draft tree ``(depth, branching)`` with
+    each K it fits (a tree deeper than the drafted tokens cannot be verified)."""
+    return [(k, None) for k in ks] + [(k, tree) for tree in trees for k in ks if tree[0] <= k]
+
+
+def sweep_settings(k: int | None, tree: tuple[int, int] | None, max_new_tokens: int) -> GenerationSettings:
+    """Greedy settings for one run of a sweep: baseline when ``k`` is None, else K draft tokens (as a tree
+    when ``tree`` is given)."""
+    return GenerationSettings(
+        max_new_tokens=max_new_tokens,
+        speculative=k is not None,
+        num_assistant_tokens=k or 1,
+        tree_depth=tree[0] if tree else 0,
+        branching_factor=tree[1] if tree else 0,
+    )
 
 
 def choose(report: BenchReport) -> BenchSummary:

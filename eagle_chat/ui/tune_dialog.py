@@ -13,8 +13,16 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QCheckBox, QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from eagle_chat.core.bench import TUNE_KS, BenchReport, choose, run_record, summarise, tree_label
-from eagle_chat.core.engine import GenerationSettings
+from eagle_chat.core.bench import (
+    TUNE_KS,
+    BenchReport,
+    choose,
+    run_record,
+    summarise,
+    sweep_configs,
+    sweep_settings,
+    tree_label,
+)
 from eagle_chat.ui.batch_runner import BatchRunner, Job
 from eagle_chat.ui.controller import ChatController
 
@@ -50,21 +58,18 @@ class TuneDialog(QDialog):
 
     def configurations(self) -> list[tuple[int, tuple[int, int] | None]]:
         """(K, tree or None) to measure: every K as a chain, plus every tree with each K it fits when asked."""
-        configs = [(k, None) for k in self.ks]
-        if self.trees_check.isChecked():
-            configs += [(k, tree) for tree in self.trees for k in self.ks if tree[0] <= k]
-        return configs
+        return sweep_configs(self.ks, self.trees if self.trees_check.isChecked() else ())
 
     def start(self) -> bool:
         """Warm-up, then for each prompt: baseline and every configuration (alternating order)."""
         self._configs = self.configurations()
-        jobs = [Job(self.prompts[0], self._settings(None), ("warmup", None, -1))]
+        jobs = [Job(self.prompts[0], sweep_settings(None, None, self.max_new_tokens), ("warmup", None, -1))]
         for index, prompt in enumerate(self.prompts):
             order = [(None, None), *self._configs]
             if index % 2:
                 order.reverse()
-            jobs += [Job(prompt, self._settings(k, tree), ("baseline" if k is None else "speculative", k, index))
-                     for k, tree in order]
+            jobs += [Job(prompt, sweep_settings(k, tree, self.max_new_tokens),
+                         ("baseline" if k is None else "speculative", k, index)) for k, tree in order]
         self._total = len(jobs)
         self.status.setText(f"Measuring… 0/{self._total}")
         started = self.runner.start(jobs)
@@ -72,11 +77,6 @@ class TuneDialog(QDialog):
         if not started:
             self.status.setText("The model is busy or has no EAGLE-3 draft; try again later.")
         return started
-
-    def _settings(self, k: int | None, tree: tuple[int, int] | None = None) -> GenerationSettings:
-        return GenerationSettings(max_new_tokens=self.max_new_tokens, speculative=k is not None,
-                                  num_assistant_tokens=k or 1, tree_depth=tree[0] if tree else 0,
-                                  branching_factor=tree[1] if tree else 0)
 
     def _on_job_finished(self, index: int, job_result) -> None:
         self.status.setText(f"Measuring… {index + 1}/{self._total}")
