@@ -15,7 +15,7 @@ from _common import PROMPTS, median, private_home, rss_mb
 def main() -> None:
     private_home()
     from eagle_chat import paths
-    from eagle_chat.core.engine import Engine, GenerationSettings, PipelineSpec
+    from eagle_chat.core.generation.engine import Engine, GenerationSettings, PipelineSpec
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default=str(paths.tiny_target_dir()))

@@ -29,9 +29,9 @@ def main() -> None:
                         help="set OpenVINO's CPU_RUNTIME_CACHE_CAPACITY (shape-keyed kernel cache; default 5000)")
     args = parser.parse_args()
 
-    import eagle_chat.core.devices as devices
+    import eagle_chat.core.generation.devices as devices
     from eagle_chat import paths
-    from eagle_chat.core.engine import Engine, GenerationSettings, PipelineSpec
+    from eagle_chat.core.generation.engine import Engine, GenerationSettings, PipelineSpec
 
     if args.runtime_cache_capacity is not None:
         plain = devices.pipeline_properties

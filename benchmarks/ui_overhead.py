@@ -31,7 +31,7 @@ def main() -> None:
     from PySide6.QtWidgets import QApplication
 
     from eagle_chat.app import create_main_window
-    from eagle_chat.core.engine import Engine
+    from eagle_chat.core.generation.engine import Engine
 
     window = create_main_window([])
     window.show()

@@ -8,9 +8,14 @@ import sys
 from pathlib import Path
 
 from eagle_chat import paths
-from eagle_chat.cli import add_home_argument, apply_home
-from eagle_chat.core.devices import DEVICE_KINDS, device_choices, list_devices
-from eagle_chat.settings import Settings, load_settings, save_settings
+from eagle_chat.core.generation.devices import (
+    DEVICE_KINDS,
+    device_choices,
+    list_devices,
+)
+from eagle_chat.core.models.choice import initial_choice
+from eagle_chat.paths import add_home_argument, apply_home
+from eagle_chat.settings import load_settings, save_settings
 
 
 def gui_parser() -> argparse.ArgumentParser:
@@ -30,7 +35,7 @@ def create_main_window(argv: list[str]):
     """Build the fully wired main window without entering the event loop (tests use this)."""
     from PySide6.QtWidgets import QApplication
 
-    from eagle_chat.core.store import ConversationStore
+    from eagle_chat.core.storage.store import ConversationStore
     from eagle_chat.ui.controller import ChatController
     from eagle_chat.ui.main_window import MainWindow
 
@@ -57,10 +62,10 @@ def create_main_window(argv: list[str]):
         notices.append(f"{settings.device} is not available here ({reasons[settings.device]}); using CPU.")
         settings.device = "CPU"
 
-    from eagle_chat.core.registry import ModelRegistry
+    from eagle_chat.core.models.registry import ModelRegistry
 
     registry = ModelRegistry()
-    model, model_notice = model_choice(settings, registry)
+    model, model_notice = initial_choice(settings.target_dir, settings.draft_dir, registry)
     for notice in (model_notice, registry.notice):
         if notice:
             notices.append(notice)
@@ -91,28 +96,6 @@ def create_main_window(argv: list[str]):
         window.show_notice("\n".join(notices))
     window.start()
     return window
-
-
-def model_choice(settings: Settings, registry):
-    """The folders to load, and a notice if the bundled pair had to be used but is missing.
-
-    In order: the folders saved in the settings (or given with --model/--draft); else the most recently
-    registered pair (so `eagle-chat models import …` then `eagle-chat` opens on it); else the bundled
-    tiny pair. The app still opens when none can be found, and the user can choose folders.
-    """
-    from eagle_chat.ui.models_menu import ModelChoice
-
-    if settings.target_dir:
-        draft = Path(settings.draft_dir) if settings.draft_dir else None
-        return ModelChoice.for_folders(Path(settings.target_dir), draft), None
-    pairs = registry.pairs()
-    if pairs:
-        return ModelChoice.for_pair(pairs[-1]), None
-    try:
-        return ModelChoice(paths.tiny_target_dir(), paths.tiny_draft_dir(), bundled=True), None
-    except FileNotFoundError as error:
-        missing = Path(paths.TINY_TARGET_NAME)
-        return ModelChoice(missing, None, bundled=True), f"{error} Choose model folders under Models."
 
 
 def main(argv: list[str]) -> int:

@@ -1,189 +1,25 @@
-"""Command line: ``eagle-chat`` starts the app; ``eagle-chat bench`` measures; ``eagle-chat models`` manages.
+"""Command line: ``eagle-chat`` starts the app; every subcommand lives in :mod:`eagle_chat.commands`.
 
-The GUI is the default so that the plain command a newcomer types opens the window.
+This module only dispatches. The GUI is the default so that the plain command a newcomer types opens the
+window. Each command module is imported only when it runs, so ``eagle-chat bench`` never loads Qt.
 """
 
 from __future__ import annotations
 
-import argparse
+import importlib
 import sys
-from pathlib import Path
 
-from eagle_chat import paths
-
-SUBCOMMANDS = ("bench", "models")
+# argv[0] -> the module under eagle_chat.commands whose main(argv) runs it
+COMMANDS = {"bench": "bench", "models": "models", "--self-test": "self_test"}
+SUBCOMMANDS = tuple(name for name in COMMANDS if not name.startswith("-"))
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "--self-test":
-        from eagle_chat.self_test import run_self_test
-        return run_self_test(argv[1:])
-    if argv and argv[0] == "bench":
-        return bench_main(argv[1:])
-    if argv and argv[0] == "models":
-        from eagle_chat.model_cli import models_main
-
-        return models_main(argv[1:])
-    from eagle_chat import app
-
-    return app.main(argv)
-
-
-def add_home_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--home",
-        metavar="DIR",
-        help=f"keep settings, conversations, models and caches under DIR (same as {paths.HOME_ENV})",
-    )
-
-
-def apply_home(args: argparse.Namespace) -> None:
-    if getattr(args, "home", None):
-        paths.set_home(args.home)
-
-
-def bench_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="eagle-chat bench",
-        description=(
-            "Baseline versus EAGLE-3 speculative decoding on the same prompts: warm-up, alternating "
-            "modes, repeats, medians. Without --model/--draft it runs the bundled tiny pair."
-        ),
-    )
-    parser.add_argument("--model", type=Path, help="target model folder (OpenVINO IR)")
-    parser.add_argument("--draft", type=Path, help="EAGLE-3 draft folder (OpenVINO IR)")
-    parser.add_argument("--device", default="CPU", type=str.upper, choices=["CPU", "GPU", "NPU"])
-    parser.add_argument("--prompt", action="append", default=[], help="a prompt (repeatable)")
-    parser.add_argument("--prompts-file", type=Path, help="a file with one prompt per line")
-    parser.add_argument("--max-new-tokens", type=int, default=128)
-    parser.add_argument("--k", type=int, nargs="+", help="assistant tokens per step, one or several (default 5; with --tune 3 4 5 6 7)")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument(
-        "--precision",
-        choices=["f32", "default"],
-        default="f32",
-        help="f32 (default) pins f32 inference and KV cache so greedy outputs compare exactly; "
-        "'default' uses the device's fastest precision (bf16/f16), where outputs may part after a while",
-    )
-    parser.add_argument(
-        "--baseline",
-        choices=["separate", "same"],
-        default="separate",
-        help="'separate' (default): baseline on a second pipeline without the draft, the plain LLMPipeline "
-        "of the OpenVINO samples (needs memory for two copies of the model); 'same': baseline on the "
-        "draft-enabled pipeline with 0 draft tokens, as the app does (one copy; measured 14-16%% slower "
-        "than a plain pipeline on the tiny pair)",
-    )
-    parser.add_argument(
-        "--tree",
-        type=parse_tree,
-        action="append",
-        default=[],
-        metavar="DEPTH:BRANCHING",
-        help="also try EAGLE-3 tree drafting with this depth and branching factor, with every K >= DEPTH "
-        "(repeatable, e.g. --tree 3:2 --tree 4:2)",
-    )
-    parser.add_argument(
-        "--tune",
-        action="store_true",
-        help="sweep K, pick the fastest whose output matches baseline, and save it as the default for this "
-        "model, draft and device",
-    )
-    parser.add_argument("--json", type=Path, help="also write every run and the summary as JSON here")
-    add_home_argument(parser)
-    return parser
-
-
-def parse_tree(text: str) -> tuple[int, int]:
-    try:
-        depth, branching = (int(part) for part in text.split(":"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected DEPTH:BRANCHING such as 3:2, got {text!r}") from None
-    if depth < 1 or branching < 1:
-        raise argparse.ArgumentTypeError("tree depth and branching factor must be at least 1")
-    return depth, branching
-
-
-def read_prompts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
-    prompts = list(args.prompt)
-    if args.prompts_file:
-        try:
-            lines = args.prompts_file.read_text(encoding="utf-8").splitlines()
-        except OSError as error:
-            parser.error(f"cannot read --prompts-file: {error}")
-        prompts += [line.strip() for line in lines if line.strip()]
-    return prompts
-
-
-def bench_main(argv: list[str]) -> int:
-    from eagle_chat.core import bench
-    from eagle_chat.core.devices import DeviceError
-    from eagle_chat.core.engine import EngineError, PipelineSpec
-    from eagle_chat.core.models import ModelFolderError
-
-    parser = bench_parser()
-    args = parser.parse_args(argv)
-    apply_home(args)
-    if (args.model is None) != (args.draft is None):
-        parser.error("give both --model and --draft, or neither (for the bundled tiny pair)")
-    prompts = read_prompts(args, parser) or list(bench.DEFAULT_PROMPTS)
-    ks = args.k or (list(bench.TUNE_KS) if args.tune else [5])
-    if any(k < 1 or k > 16 for k in ks):
-        parser.error("--k values must be between 1 and 16")
-    if args.max_new_tokens < 1 or args.repeats < 1:
-        parser.error("--max-new-tokens and --repeats must be at least 1")
-    spec = PipelineSpec(
-        target_dir=args.model or paths.tiny_target_dir(),
-        draft_dir=args.draft or paths.tiny_draft_dir(),
-        device=args.device,
-        precision=args.precision,
-        cache_dir=paths.compiled_cache_dir(),
-    )
-    try:
-        report = bench.run_bench(
-            spec,
-            prompts,
-            ks=ks,
-            repeats=args.repeats,
-            max_new_tokens=args.max_new_tokens,
-            baseline=args.baseline,
-            trees=args.tree,
-            progress=lambda msg: print(f"# {msg}", file=sys.stderr, flush=True),
-        )
-    except (ModelFolderError, DeviceError, EngineError, ValueError) as error:
-        print(f"eagle-chat bench: {error}", file=sys.stderr)
-        return 2
-    if args.tune:
-        best = bench.choose(report)
-        report.chosen_k, report.chosen_tree = best.k, best.tree
-        save_tuned_k(spec, best.k, best.tree)
-    print(f"device {report.device}, precision {report.precision}, baseline from the {report.baseline_source} "
-          f"pipeline, {len(prompts)} prompts x {args.repeats} repeats, {args.max_new_tokens} new tokens, medians")
-    print(report.table())
-    for s in report.summary:
-        if s.first_difference:
-            print(f"K={s.k}: {s.first_difference}")
-    if args.json:
-        report.write_json(args.json)
-        print(f"JSON written to {args.json}")
-    if args.tune:
-        tree = f", tree {report.chosen_tree}" if report.chosen_tree else ""
-        print(f"saved K={report.chosen_k}{tree} as the default for this model, draft and device")
-    return 0
-
-
-def save_tuned_k(spec, k: int, tree: str | None = None) -> None:
-    """Remember the tuned K (and draft tree, if one won) per (target, draft, device); the app uses them as
-    the default from then on."""
-    from eagle_chat.settings import Settings, load_settings, save_settings
-
-    path = paths.settings_file()
-    settings, _ = load_settings(path)
-    key = Settings.tune_key(spec.target_dir, spec.draft_dir, spec.device)
-    settings.tuned_k[key] = int(k)
-    if tree:
-        settings.tuned_tree[key] = tree
+    name = COMMANDS.get(argv[0]) if argv else None
+    if name is None:
+        name, rest = "gui", argv
     else:
-        settings.tuned_tree.pop(key, None)
-    save_settings(settings, path)
+        rest = argv[1:]
+    module = importlib.import_module(f"eagle_chat.commands.{name}")
+    return module.main(rest)

@@ -7,6 +7,7 @@ real user folders, and for portable installs.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -31,6 +32,20 @@ def set_home(path: str | os.PathLike[str]) -> Path:
     home = Path(path).expanduser().resolve()
     os.environ[HOME_ENV] = str(home)
     return home
+
+
+def add_home_argument(parser: argparse.ArgumentParser) -> None:
+    """``--home DIR`` for every command (the app and the subcommands share it)."""
+    parser.add_argument(
+        "--home",
+        metavar="DIR",
+        help=f"keep settings, conversations, models and caches under DIR (same as {HOME_ENV})",
+    )
+
+
+def apply_home(args: argparse.Namespace) -> None:
+    if getattr(args, "home", None):
+        set_home(args.home)
 
 
 def _dir(kind: str) -> Path:
@@ -78,7 +93,7 @@ def staging_dir() -> Path:
 
 
 def registry_file() -> Path:
-    """The registered model pairs (see eagle_chat.core.registry)."""
+    """The registered model pairs (see eagle_chat.core.models.registry)."""
     return data_dir() / "models.json"
 
 

@@ -7,11 +7,10 @@ A damaged settings file never stops the app: it is moved aside to a backup and d
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+
+from eagle_chat.core.files import move_aside, write_json_atomic
 
 SETTINGS_VERSION = 1
 
@@ -29,7 +28,6 @@ class Settings:
     system_prompt: str = ""
     thinking: bool = False
     window_geometry: str | None = None  # base64 of QWidget.saveGeometry()
-    window_state: str | None = None
     last_conversation_id: int | None = None
     # Best K found by auto-tune, per "target|draft|device".
     tuned_k: dict[str, int] = field(default_factory=dict)
@@ -38,11 +36,6 @@ class Settings:
     hf_endpoint: str | None = None  # a Hugging Face mirror, e.g. https://hf-mirror.com; None: huggingface.co
     modelscope_endpoint: str | None = None  # None: ModelScope's default site
     download_source: str = "hf"
-
-    @staticmethod
-    def tune_key(target_dir: str | Path, draft_dir: str | Path, device: str) -> str:
-        """The key auto-tune results are stored under: resolved folders and the device."""
-        return f"{Path(target_dir).resolve()}|{Path(draft_dir).resolve()}|{device.upper()}"
 
 
 def load_settings(path: Path) -> tuple[Settings, str | None]:
@@ -59,29 +52,15 @@ def load_settings(path: Path) -> tuple[Settings, str | None]:
         _check_types(settings)
         return settings, None
     except (ValueError, TypeError, OSError) as error:
-        backup = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
-        try:
-            os.replace(path, backup)
-        except OSError:
-            backup = None
+        backup = move_aside(path)
         where = f" It was kept as {backup}." if backup else ""
         return Settings(), f"The settings file could not be read ({error}); defaults are used.{where}"
 
 
 def save_settings(settings: Settings, path: Path) -> None:
     """Write atomically: a crash mid-write leaves the old file, never half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     settings.version = SETTINGS_VERSION
-    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(asdict(settings), handle, indent=2)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_json_atomic(path, asdict(settings))
 
 
 def _check_types(settings: Settings) -> None:

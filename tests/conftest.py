@@ -65,7 +65,7 @@ def prompts() -> list[str]:
 @pytest.fixture(scope="session")
 def spec_engine(tiny_pair):
     """One EAGLE-3 engine on the tiny pair (f32), shared by the engine tests."""
-    from eagle_chat.core.engine import Engine, PipelineSpec
+    from eagle_chat.core.generation.engine import Engine, PipelineSpec
 
     engine = Engine(PipelineSpec(tiny_pair[0], tiny_pair[1], device="CPU", precision=F32))
     yield engine
@@ -75,7 +75,7 @@ def spec_engine(tiny_pair):
 @pytest.fixture(scope="session")
 def plain_engine(tiny_pair):
     """A draft-free engine on the tiny target (f32): the reference for lossless checks."""
-    from eagle_chat.core.engine import Engine, PipelineSpec
+    from eagle_chat.core.generation.engine import Engine, PipelineSpec
 
     engine = Engine(PipelineSpec(tiny_pair[0], None, device="CPU", precision=F32))
     yield engine

@@ -343,7 +343,7 @@ def tiny_catalog(fake_hub, eagle_home):
     """A user catalog entry ``tiny`` for the hub's repos (both sources), exported as fp16 (hidden size 64
     is too small for the int4 group size of real heads). Returns the merged catalog."""
     from eagle_chat import paths
-    from eagle_chat.core.catalog import load_catalog
+    from eagle_chat.core.models.catalog import load_catalog
 
     target = fake_hub.repos[TINY_TARGET_REPO]
     head = fake_hub.repos[TINY_HEAD_REPO]

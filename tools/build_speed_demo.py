@@ -16,7 +16,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from eagle_chat.core.speed_demo import DEFAULT_WIDTH, build_speed_demo  # noqa: E402
+from eagle_chat.core.models.speed_demo import DEFAULT_WIDTH, build_speed_demo  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,7 @@ Usage (from the repo root)::
 baseline text for every prompt and the draft acceptance (mean over prompts, and pooled) is at least 40 %.
 
 ``--speed-demo`` then widens every MLP of the tiny target with extra units whose ``down_proj`` columns are
-zero (same function, ~50M weights to stream per token; the app's own ``eagle_chat.core.speed_demo``, on the
+zero (same function, ~50M weights to stream per token; the app's own ``eagle_chat.core.models.speed_demo``, on the
 IR), writes it to ``<out>/speed-demo/target`` next to a copy of the draft in ``<out>/speed-demo/draft`` (or
 ``--speed-demo-dir``), and benchmarks baseline vs speculative decoding (K = 3..7). Its output is ~100 MB: do
 not commit it. With ``--verify-only`` it works from the pair already in ``--out``, no rebuild.
@@ -147,7 +147,7 @@ DRAFT_MIX = [0.25, 0.25, 0.5]
 
 # --- verification ---------------------------------------------------------------------------------------
 OV_PROPS = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"}
-# As the app (eagle_chat.core.engine.SCHEDULER): GenAI's default scheduler with prefix caching off, because
+# As the app (eagle_chat.core.generation.engine.SCHEDULER): GenAI's default scheduler with prefix caching off, because
 # 2026.4.1 with an EAGLE-3 draft on CPU corrupted the heap after 100-200 repeats of a prompt with it on.
 SCHEDULER = {"enable_prefix_caching": False, "max_num_batched_tokens": 1 << 31, "cache_size": 0}
 MIN_ACCEPTANCE = 0.40
@@ -963,12 +963,12 @@ def verify(out: Path, prompts_path: Path, num_assistant_tokens=5, max_new_tokens
 def build_speed_demo(out: Path, demo: Path, width: int | None) -> None:
     """Widen the tiny target into ``demo/target`` and copy the draft to ``demo/draft``.
 
-    Uses the app's own builder (``eagle_chat.core.speed_demo``): it edits the IR directly, giving every MLP
+    Uses the app's own builder (``eagle_chat.core.models.speed_demo``): it edits the IR directly, giving every MLP
     extra units with random gate/up weights and exactly-zero down_proj columns, so the wide target computes
     the same function (same replies, same hidden states, so the same draft fits) at ~50M weights."""
     sys.path.insert(0, str(REPO_ROOT))
-    from eagle_chat.core.speed_demo import DEFAULT_WIDTH
-    from eagle_chat.core.speed_demo import build_speed_demo as build_pair
+    from eagle_chat.core.models.speed_demo import DEFAULT_WIDTH
+    from eagle_chat.core.models.speed_demo import build_speed_demo as build_pair
 
     width = width or DEFAULT_WIDTH
     shutil.rmtree(demo, ignore_errors=True)

@@ -16,10 +16,14 @@ from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
-from eagle_chat.core.conversation import Conversation, Message
-from eagle_chat.core.engine import GenerationResult, GenerationSettings, PipelineSpec
-from eagle_chat.core.metrics import RateMeter
-from eagle_chat.core.store import ConversationStore
+from eagle_chat.core.generation.engine import (
+    GenerationResult,
+    GenerationSettings,
+    PipelineSpec,
+)
+from eagle_chat.core.generation.metrics import RateMeter
+from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.core.storage.store import ConversationStore
 from eagle_chat.ui.worker import GenerationWorker
 
 RENDER_INTERVAL_MS = 66  # ~15 Hz: smooth enough to read, and on a 2-core laptop every repaint is taken from inference
@@ -78,12 +82,12 @@ class ChatController(QObject):
     sig_ephemeral_finished = Signal(int, object)
     """A reply that is not part of a conversation ended: request id and GenerationResult (None if failed)."""
 
-    sig_plain_ready = Signal(bool, str)
+    sig_draft_free_ready = Signal(bool, str)
     """The draft-free reference pipeline is loaded (True), or could not be (False, the reason)."""
 
     sig_request_load = Signal(object)
-    sig_request_load_plain = Signal()
-    sig_request_unload_plain = Signal()
+    sig_request_load_draft_free = Signal()
+    sig_request_unload_draft_free = Signal()
     sig_request_generate = Signal(int, object, object, object, bool)
     sig_request_shutdown = Signal()
 
@@ -92,7 +96,7 @@ class ChatController(QObject):
         self.store = store
         self.conversation: Conversation | None = None
         self.loaded: dict | None = None
-        self.plain_loaded = False
+        self.draft_free_loaded = False
         self.state = "empty"
         self.reply: ReplyInFlight | None = None
         self._ids = itertools.count(1)
@@ -140,23 +144,23 @@ class ChatController(QObject):
         self.sig_conversation_touched.emit(conversation)
         return True
 
-    def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, plain: bool = False) -> int | None:
+    def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, draft_free: bool = False) -> int | None:
         """Run a reply that is not stored in any conversation (comparisons). Returns its request id.
 
-        ``plain`` runs it on the draft-free reference pipeline (see ``load_plain``)."""
+        ``draft_free`` runs it on the draft-free reference pipeline (see ``load_draft_free``)."""
         if not self._can_generate():
             return None
-        return self._start(prompt, settings, None, plain=plain)
+        return self._start(prompt, settings, None, draft_free=draft_free)
 
-    def load_plain(self) -> None:
-        """Load the target a second time without the draft, for fair comparisons (``sig_plain_ready``)."""
+    def load_draft_free(self) -> None:
+        """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``)."""
         if self._can_generate():
             self._set_state("loading")
-            self.sig_request_load_plain.emit()
+            self.sig_request_load_draft_free.emit()
 
-    def unload_plain(self) -> None:
-        self.plain_loaded = False
-        self.sig_request_unload_plain.emit()
+    def unload_draft_free(self) -> None:
+        self.draft_free_loaded = False
+        self.sig_request_unload_draft_free.emit()
 
     def stop(self) -> None:
         """Stop the reply in flight (thread-safe flag; the streamer sees it within a step)."""
@@ -229,17 +233,17 @@ class ChatController(QObject):
     @Slot(object)
     def _on_loaded(self, info: dict) -> None:
         self.loaded = info
-        self.plain_loaded = False  # a new load releases the reference pipeline
+        self.draft_free_loaded = False  # a new load releases the reference pipeline
         self._set_state("ready")
         self.sig_loaded.emit(info)
 
     @Slot(bool, str)
-    def _on_plain_loaded(self, ok: bool, message: str) -> None:
-        self.plain_loaded = ok
+    def _on_draft_free_loaded(self, ok: bool, message: str) -> None:
+        self.draft_free_loaded = ok
         self._set_state("ready" if self.loaded else "empty")
         if not ok:
             self.sig_error.emit(message)
-        self.sig_plain_ready.emit(ok, message)
+        self.sig_draft_free_ready.emit(ok, message)
 
     @Slot(object, str)
     def _on_load_failed(self, _spec, message: str) -> None:
@@ -308,9 +312,9 @@ class ChatController(QObject):
         queued = Qt.ConnectionType.QueuedConnection
         self.sig_request_load.connect(self._worker.load, queued)
         self.sig_request_generate.connect(self._worker.generate, queued)
-        self.sig_request_load_plain.connect(self._worker.load_plain, queued)
-        self.sig_request_unload_plain.connect(self._worker.unload_plain, queued)
-        self._worker.sig_plain_loaded.connect(self._on_plain_loaded, queued)
+        self.sig_request_load_draft_free.connect(self._worker.load_draft_free, queued)
+        self.sig_request_unload_draft_free.connect(self._worker.unload_draft_free, queued)
+        self._worker.sig_draft_free_loaded.connect(self._on_draft_free_loaded, queued)
         self.sig_request_shutdown.connect(self._worker.shutdown, queued)
         self._worker.sig_loaded.connect(self._on_loaded, queued)
         self._worker.sig_load_failed.connect(self._on_load_failed, queued)
@@ -333,8 +337,8 @@ class ChatController(QObject):
             return False
         return True
 
-    def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, plain: bool = False) -> int:
-        has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not plain
+    def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False) -> int:
+        has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not draft_free
         if settings.speculative and not has_draft:
             settings = replace(settings, speculative=False)
         mode = "speculative" if settings.speculative else "baseline"
@@ -343,7 +347,7 @@ class ChatController(QObject):
         self._set_state("generating")
         self.sig_reply_started.emit(request_id, mode, settings)
         self._render_timer.start()
-        self.sig_request_generate.emit(request_id, prompt, settings, self.reply.stop, plain)
+        self.sig_request_generate.emit(request_id, prompt, settings, self.reply.stop, draft_free)
         return request_id
 
     @Slot()

@@ -20,14 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from eagle_chat.core.devices import DEVICE_KINDS
-
-MIN_K, MAX_K = 3, 7
+from eagle_chat.core.generation.devices import DEVICE_KINDS
+from eagle_chat.core.measure.tuning import MAX_K, MIN_K
 
 
 class ModelBar(QWidget):
-    sig_choose_models = Signal()
-    """The user wants to pick other model folders."""
     sig_speculative_toggled = Signal(bool)
     """EAGLE-3 on or off for the next reply (no reload)."""
     sig_device_changed = Signal(str)
@@ -48,7 +45,7 @@ class ModelBar(QWidget):
         self.choose_button = QToolButton()
         self.choose_button.setObjectName("chooseModelsButton")
         self.choose_button.setText("Models…")
-        self.choose_button.clicked.connect(self.sig_choose_models)
+        self.choose_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.draft_toggle = QPushButton("EAGLE-3")
         self.draft_toggle.setObjectName("draftToggle")
         self.draft_toggle.setAccessibleName("Speculative decoding")
@@ -104,6 +101,20 @@ class ModelBar(QWidget):
     def set_model_text(self, text: str, tooltip: str = "") -> None:
         self.model_label.setText(text)
         self.model_label.setToolTip(tooltip)
+
+    def set_models_menu(self, menu) -> None:
+        """The Models… button opens this menu (the same one as the menu bar's)."""
+        self.choose_button.setMenu(menu)
+
+    def set_busy(self, busy: bool) -> None:
+        """While a model loads or a reply runs, the controls that would start a load are off."""
+        self.device_combo.setEnabled(not busy)
+        self.choose_button.setEnabled(not busy)
+
+    def set_draft_available(self, available: bool) -> None:
+        self.draft_toggle.setEnabled(available)
+        if not available:
+            self.draft_toggle.setToolTip("No EAGLE-3 draft loaded: choose a draft folder to compare.")
 
     def _on_k(self, value: int) -> None:
         self.k_label.setText(str(value))

@@ -6,8 +6,8 @@ import csv
 import json
 from pathlib import Path
 
-from eagle_chat.core.conversation import Conversation
-from eagle_chat.ui.speed_chart import SpeedChart
+from eagle_chat.core.storage.conversation import Conversation
+from eagle_chat.ui.speed.speed_chart import SpeedChart
 
 STAT_FIELDS = (
     "mode", "num_assistant_tokens", "generated_tokens", "input_tokens", "ttft_ms", "tpot_ms", "tokens_per_s",

@@ -13,11 +13,14 @@ import traceback
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from eagle_chat.core.devices import DeviceError
-from eagle_chat.core.engine import Engine, EngineError, GenerationSettings, PipelineSpec
-from eagle_chat.core.metrics import Chunk
-from eagle_chat.core.models import ModelFolderError
-
+from eagle_chat.core.errors import UserError
+from eagle_chat.core.generation.engine import (
+    Engine,
+    EngineError,
+    GenerationSettings,
+    PipelineSpec,
+)
+from eagle_chat.core.generation.metrics import Chunk
 
 CHUNK_SIGNAL_INTERVAL_S = 0.015
 
@@ -38,13 +41,13 @@ class GenerationWorker(QObject):
     """A reply ended (completed or stopped): request id and the GenerationResult."""
     sig_failed = Signal(int, str)
     """A reply failed: request id and a sentence for the user."""
-    sig_plain_loaded = Signal(bool, str)
+    sig_draft_free_loaded = Signal(bool, str)
     """The draft-free reference pipeline for comparisons: loaded (True) or not, and why not."""
 
     def __init__(self) -> None:
         super().__init__()
         self._engine: Engine | None = None
-        self._plain: Engine | None = None  # optional second, draft-free pipeline (comparisons only)
+        self._draft_free: Engine | None = None  # optional second, draft-free pipeline (comparisons only)
 
     @Slot(object)
     def load(self, spec: PipelineSpec) -> None:
@@ -52,7 +55,7 @@ class GenerationWorker(QObject):
         self.sig_loading.emit(spec)
         try:
             engine = Engine(spec)
-        except (ModelFolderError, DeviceError, EngineError) as error:
+        except UserError as error:
             self.sig_load_failed.emit(spec, str(error))
             return
         except Exception as error:  # an unexpected OpenVINO/driver error must not kill the thread
@@ -71,32 +74,32 @@ class GenerationWorker(QObject):
         )
 
     @Slot()
-    def load_plain(self) -> None:
+    def load_draft_free(self) -> None:
         """Load the current target again without its draft: plain decoding exactly as LLMPipeline does it,
         the fair reference for a comparison. Costs a second copy of the model in memory."""
         if self._engine is None:
-            self.sig_plain_loaded.emit(False, "No model is loaded yet.")
+            self.sig_draft_free_loaded.emit(False, "No model is loaded yet.")
             return
-        if self._plain is None:
+        if self._draft_free is None:
             try:
-                self._plain = Engine(self._engine.spec.with_changes(draft_dir=None))
-            except (ModelFolderError, DeviceError, EngineError) as error:
-                self.sig_plain_loaded.emit(False, str(error))
+                self._draft_free = Engine(self._engine.spec.with_changes(draft_dir=None))
+            except UserError as error:
+                self.sig_draft_free_loaded.emit(False, str(error))
                 return
-        self.sig_plain_loaded.emit(True, "")
+        self.sig_draft_free_loaded.emit(True, "")
 
     @Slot()
-    def unload_plain(self) -> None:
-        if self._plain is not None:
-            self._plain.close()
-            self._plain = None
+    def unload_draft_free(self) -> None:
+        if self._draft_free is not None:
+            self._draft_free.close()
+            self._draft_free = None
 
     @Slot(int, object, object, object, bool)
     def generate(
-        self, request_id: int, messages, settings: GenerationSettings, stop: threading.Event, plain: bool = False
+        self, request_id: int, messages, settings: GenerationSettings, stop: threading.Event, draft_free: bool = False
     ) -> None:
-        engine = self._plain if plain else self._engine
-        if plain and engine is None:
+        engine = self._draft_free if draft_free else self._engine
+        if draft_free and engine is None:
             self.sig_failed.emit(request_id, "The draft-free reference pipeline is not loaded.")
             return
         if engine is None:
@@ -128,7 +131,7 @@ class GenerationWorker(QObject):
         QThread.currentThread().quit()
 
     def _release(self) -> None:
-        self.unload_plain()
+        self.unload_draft_free()
         if self._engine is not None:
             self._engine.close()
             self._engine = None

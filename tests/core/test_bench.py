@@ -7,10 +7,11 @@ import sys
 
 import openvino_genai as ov_genai
 
-from eagle_chat.core.bench import choose, run_bench
-from eagle_chat.core.devices import pipeline_properties
-from eagle_chat.core.engine import PipelineSpec
-from eagle_chat.settings import Settings, load_settings
+from eagle_chat.core.generation.devices import pipeline_properties
+from eagle_chat.core.generation.engine import PipelineSpec
+from eagle_chat.core.measure.bench import choose, run_bench
+from eagle_chat.core.measure.tuning import tune_key
+from eagle_chat.settings import load_settings
 
 
 def test_run_bench_matches_raw_genai(tiny_pair, prompts):
@@ -65,7 +66,7 @@ def test_bench_cli_on_a_pair_it_has_never_seen(tiny_pair, tmp_path):
     )
     assert data["chosen_k"] in (3, 4)
     settings, _ = load_settings(home / "config" / "settings.json")
-    assert settings.tuned_k[Settings.tune_key(target, draft, "CPU")] == data["chosen_k"]
+    assert settings.tuned_k[tune_key(target, draft, "CPU")] == data["chosen_k"]
 
 
 def test_bench_cli_reports_a_broken_folder(tmp_path):
@@ -101,7 +102,7 @@ def test_tree_drafting_is_swept_and_a_winning_tree_is_used_by_the_app(tiny_pair,
     from eagle_chat.settings import save_settings
 
     settings, _ = load_settings(home / "config" / "settings.json")
-    key = Settings.tune_key(target, draft, "CPU")
+    key = tune_key(target, draft, "CPU")
     settings.tuned_k[key], settings.tuned_tree[key] = 4, "3x2"
     settings.target_dir, settings.draft_dir = str(target), str(draft)
     save_settings(settings, home / "config" / "settings.json")

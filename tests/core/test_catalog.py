@@ -7,7 +7,7 @@ import json
 import pytest
 
 from eagle_chat import paths
-from eagle_chat.core.catalog import CatalogError, ExportOptions, load_catalog
+from eagle_chat.core.models.catalog import CatalogError, ExportOptions, load_catalog
 
 
 def test_builtin_catalog_has_the_documented_pairs():

@@ -1,4 +1,4 @@
-from eagle_chat.core.conversation import Conversation, Message
+from eagle_chat.core.storage.conversation import Conversation, Message
 
 
 def test_history_skips_failed_turns_but_keeps_stopped_ones():

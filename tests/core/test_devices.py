@@ -1,6 +1,6 @@
 import pytest
 
-from eagle_chat.core.devices import (
+from eagle_chat.core.generation.devices import (
     DeviceError,
     DeviceInfo,
     NpuOptions,

@@ -1,6 +1,6 @@
 """Downloads through the real huggingface_hub and ModelScope clients from a hub on 127.0.0.1.
 
-Each test runs the download worker as the app does (a child process started by core.acquire), against
+Each test runs the download worker as the app does (a child process started by core.acquisition.plan), against
 tests/fake_hub.py serving the tiny models in the hubs' layouts, and checks what ends up on disk and in the
 registry — including after dropped connections, killed transfers, cancels and corrupted bytes.
 """
@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 
 from eagle_chat import paths
-from eagle_chat.core import acquire, staging
-from eagle_chat.core.registry import ModelRegistry
+from eagle_chat.core.acquisition import pulls, runner, staging, steps
+from eagle_chat.core.models.registry import ModelRegistry
 from tests.fake_hub import TINY_TARGET_REPO
 
 BIG_FILE = "openvino_model.bin"
 
 
-def download_step(hub, source: str, tmp_path: Path) -> acquire.DownloadStep:
+def download_step(hub, source: str, tmp_path: Path) -> steps.DownloadStep:
     revision = "main" if source == "hf" else "master"
-    return acquire.DownloadStep(source, TINY_TARGET_REPO, revision, tmp_path / "staging", tmp_path / "final",
+    return steps.DownloadStep(source, TINY_TARGET_REPO, revision, tmp_path / "staging", tmp_path / "final",
                                 endpoint=hub.url)
 
 
@@ -42,8 +42,8 @@ def cancel_after(progresses: list, min_bytes: int):
 @pytest.mark.parametrize("source", ["hf", "modelscope"])
 def test_full_download_matches_the_hub_and_is_verified(fake_hub, tmp_path, source):
     step = download_step(fake_hub, source, tmp_path)
-    progresses: list[acquire.Progress] = []
-    acquire.run_step(step, progresses.append)
+    progresses: list[steps.Progress] = []
+    runner.run_step(step, progresses.append)
 
     repo = fake_hub.repos[TINY_TARGET_REPO]
     assert_same_tree(repo.folder, tmp_path / "final")
@@ -64,7 +64,7 @@ def repo_total(repo) -> int:
 def test_dropped_connection_mid_file_resumes_with_range(fake_hub, tmp_path, source):
     size = fake_hub.repos[TINY_TARGET_REPO].files[BIG_FILE].size
     fake_hub.drop_after[BIG_FILE] = size // 3
-    acquire.run_step(download_step(fake_hub, source, tmp_path))
+    runner.run_step(download_step(fake_hub, source, tmp_path))
 
     ranges = fake_hub.ranges_for(BIG_FILE)
     assert ranges[0] is None and len(ranges) == 2
@@ -78,9 +78,9 @@ def test_dropped_connection_mid_file_resumes_with_range(fake_hub, tmp_path, sour
 def test_killed_transfer_resumes_in_the_next_run(fake_hub, tmp_path, source):
     size = fake_hub.repos[TINY_TARGET_REPO].files[BIG_FILE].size
     fake_hub.throttle_bps = 400_000
-    progresses: list[acquire.Progress] = []
-    with pytest.raises(acquire.Cancelled, match="resume"):
-        acquire.run_step(download_step(fake_hub, source, tmp_path), progresses.append,
+    progresses: list[steps.Progress] = []
+    with pytest.raises(steps.Cancelled, match="resume"):
+        runner.run_step(download_step(fake_hub, source, tmp_path), progresses.append,
                          cancel_after(progresses, 300_000))
     assert not (tmp_path / "final").exists()
     partial = (staging.partial_path(tmp_path / "staging", BIG_FILE) if source == "hf"
@@ -90,7 +90,7 @@ def test_killed_transfer_resumes_in_the_next_run(fake_hub, tmp_path, source):
 
     fake_hub.throttle_bps = None
     fake_hub.requests.clear()
-    acquire.run_step(download_step(fake_hub, source, tmp_path))
+    runner.run_step(download_step(fake_hub, source, tmp_path))
     ranges = fake_hub.ranges_for(BIG_FILE)
     assert ranges == [f"bytes={kept}-"], "the second run must ask only for the missing bytes"
     assert_same_tree(fake_hub.repos[TINY_TARGET_REPO].folder, tmp_path / "final")
@@ -99,11 +99,11 @@ def test_killed_transfer_resumes_in_the_next_run(fake_hub, tmp_path, source):
 @pytest.mark.parametrize("source", ["hf", "modelscope"])
 def test_cancel_stops_the_transfer_and_registers_nothing(fake_hub, tiny_catalog, source):
     fake_hub.throttle_bps = 300_000
-    plan = acquire.plan_pull("tiny", source=source, endpoint=fake_hub.url, catalog=tiny_catalog)
-    progresses: list[acquire.Progress] = []
+    plan = pulls.plan_pull("tiny", source=source, endpoint=fake_hub.url, catalog=tiny_catalog)
+    progresses: list[steps.Progress] = []
     started = time.monotonic()
-    with pytest.raises(acquire.Cancelled):
-        acquire.run_plan(plan, progresses.append, cancel_after(progresses, 200_000))
+    with pytest.raises(steps.Cancelled):
+        runner.run_plan(plan, progresses.append, cancel_after(progresses, 200_000))
     assert time.monotonic() - started < 15
     time.sleep(0.5)  # the server may still push a chunk into the dead socket before it notices
     served = dict(fake_hub.bytes_served)
@@ -116,24 +116,24 @@ def test_cancel_stops_the_transfer_and_registers_nothing(fake_hub, tiny_catalog,
 @pytest.mark.parametrize("source", ["hf", "modelscope"])
 def test_corrupted_file_is_detected_deleted_and_not_registered(fake_hub, tiny_catalog, source):
     fake_hub.corrupt[BIG_FILE] = 1234
-    plan = acquire.plan_pull("tiny", source=source, endpoint=fake_hub.url, catalog=tiny_catalog)
-    with pytest.raises(acquire.AcquireError, match="damaged"):
-        acquire.run_plan(plan)
+    plan = pulls.plan_pull("tiny", source=source, endpoint=fake_hub.url, catalog=tiny_catalog)
+    with pytest.raises(steps.AcquireError, match="damaged"):
+        runner.run_plan(plan)
     assert ModelRegistry().pairs() == []
     assert not plan.target_dir.exists()
     leftovers = [p for p in paths.models_dir().rglob(f"{BIG_FILE}*") if p.is_file()]
     assert leftovers == [], "a damaged copy must not be kept"
 
     del fake_hub.corrupt[BIG_FILE]  # the hub is fixed: the same download now completes
-    acquire.run_step(plan.steps[0])
+    runner.run_step(plan.steps[0])
     assert plan.steps[0].is_done()
 
 
 def test_unknown_repository_says_so(fake_hub, tmp_path):
-    step = acquire.DownloadStep("hf", "test/no-such-model", "main", tmp_path / "s", tmp_path / "f",
+    step = steps.DownloadStep("hf", "test/no-such-model", "main", tmp_path / "s", tmp_path / "f",
                                 endpoint=fake_hub.url)
-    with pytest.raises(acquire.AcquireError, match="was not found"):
-        acquire.run_step(step)
+    with pytest.raises(steps.AcquireError, match="was not found"):
+        runner.run_step(step)
 
 
 def test_worker_environment_has_telemetry_off_and_the_endpoint(fake_hub, tmp_path):
@@ -148,7 +148,7 @@ def test_worker_environment_has_telemetry_off_and_the_endpoint(fake_hub, tmp_pat
 def test_free_space_is_checked_before_anything_is_written(fake_hub, tiny_catalog, monkeypatch):
     monkeypatch.setattr(staging, "free_bytes", lambda folder: 10_000)
     with pytest.raises(staging.NotEnoughSpaceError, match="Not enough free disk space"):
-        acquire.plan_pull("tiny", source="hf", endpoint=fake_hub.url, catalog=tiny_catalog)
+        pulls.plan_pull("tiny", source="hf", endpoint=fake_hub.url, catalog=tiny_catalog)
     assert fake_hub.requests == []
 
 
@@ -156,12 +156,12 @@ def test_worker_refuses_to_start_without_room(fake_hub, tmp_path, monkeypatch):
     """The worker's own check uses the hub's real sizes (the catalog's are estimates)."""
     from huggingface_hub import constants
 
-    from eagle_chat.core import download_worker
+    from eagle_chat.core.acquisition import hub_clients
 
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)  # in-process here; the tests run offline
     monkeypatch.setattr(staging, "free_bytes", lambda folder: 1000)
     events = []
     with pytest.raises(staging.NotEnoughSpaceError):
-        download_worker.download_hf(TINY_TARGET_REPO, "main", tmp_path, fake_hub.url, [],
+        hub_clients.download_hf(TINY_TARGET_REPO, "main", tmp_path, fake_hub.url, [],
                                     lambda event, **f: events.append(event))
     assert [r.method for r in fake_hub.requests] == ["GET"]  # the listing only, no file transfer

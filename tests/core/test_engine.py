@@ -4,8 +4,8 @@ import threading
 
 import pytest
 
-from eagle_chat.core.devices import NpuOptions
-from eagle_chat.core.engine import (
+from eagle_chat.core.generation.devices import NpuOptions
+from eagle_chat.core.generation.engine import (
     EngineError,
     GenerationSettings,
     PipelineSpec,
@@ -162,7 +162,7 @@ def test_repeated_identical_prompts_do_not_crash_the_process(tiny_pair, prompts)
 
     code = (
         "import eagle_chat, sys\n"
-        "from eagle_chat.core.engine import Engine, PipelineSpec, GenerationSettings\n"
+        "from eagle_chat.core.generation.engine import Engine, PipelineSpec, GenerationSettings\n"
         f"e = Engine(PipelineSpec({str(tiny_pair[0])!r}, {str(tiny_pair[1])!r}))\n"
         "s = GenerationSettings(max_new_tokens=64)\n"
         f"for i in range(300): e.generate({prompts[0]!r}, s)\n"

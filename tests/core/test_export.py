@@ -14,18 +14,19 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from eagle_chat import paths
-from eagle_chat.core import acquire, models
-from eagle_chat.core.catalog import load_catalog
-from eagle_chat.core.registry import ModelRegistry
+from eagle_chat.core.acquisition import draft_export
+from eagle_chat.core.models import folders
+from eagle_chat.core.models.catalog import load_catalog
+from eagle_chat.core.models.registry import ModelRegistry
 
 
 def test_export_tools_are_installed_for_this_test():
-    assert acquire.export_tools_problem() is None, acquire.export_tools_problem()
+    assert draft_export.export_tools_problem() is None, draft_export.export_tools_problem()
 
 
 def test_missing_export_tools_say_exactly_what_to_install(monkeypatch):
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: None if name == "einops" else object())
-    problem = acquire.export_tools_problem()
+    problem = draft_export.export_tools_problem()
     assert "missing: einops" in problem
     assert f"{sys.executable} -m pip install \"eagle-chat[build-models]\"" in problem
     assert "download.pytorch.org/whl/cpu" in problem
@@ -33,7 +34,7 @@ def test_missing_export_tools_say_exactly_what_to_install(monkeypatch):
 
 def test_export_command_is_the_documented_one(tmp_path):
     variant = load_catalog().get("qwen3-8b").variant("CPU")
-    argv = acquire.export_command(tmp_path / "head", tmp_path / "out", variant.export)
+    argv = draft_export.export_command(tmp_path / "head", tmp_path / "out", variant.export)
     assert argv[:3] == [sys.executable, "-m", "optimum.commands.optimum_cli"]
     assert argv[3:] == ["export", "openvino", "--model", str(tmp_path / "head"), "--task",
                         "text-generation-with-past", "--trust-remote-code", "--weight-format", "int4",
@@ -57,13 +58,17 @@ def test_pull_downloads_exports_checks_and_registers_a_pair_genai_runs(fake_hub,
     assert pair.start_k["CPU"] == 3
     assert not (paths.staging_dir() / "tiny").exists(), "the head and the export staging are cleaned up"
 
-    draft = models.inspect_draft(pair.draft_dir)
+    draft = folders.inspect_draft(pair.draft_dir)
     assert draft.is_eagle3
-    rt_info = ET.parse(pair.draft_path / models.MODEL_XML).getroot().find("rt_info")
+    rt_info = ET.parse(pair.draft_path / folders.MODEL_XML).getroot().find("rt_info")
     assert rt_info.find("eagle3_mode") is not None, "optimum-intel marks EAGLE-3 drafts in rt_info"
-    models.check_pair(models.inspect_target(pair.target_dir), draft)
+    folders.check_pair(folders.inspect_target(pair.target_dir), draft)
 
-    from eagle_chat.core.engine import Engine, GenerationSettings, PipelineSpec
+    from eagle_chat.core.generation.engine import (
+        Engine,
+        GenerationSettings,
+        PipelineSpec,
+    )
 
     engine = Engine(PipelineSpec(pair.target_path, pair.draft_path, device="CPU", precision="f32"))
     try:

@@ -12,9 +12,9 @@ import sys
 import pytest
 
 from eagle_chat import paths
-from eagle_chat.core import acquire
-from eagle_chat.core.registry import ModelPair, ModelRegistry
-from eagle_chat.model_cli import models_main
+from eagle_chat.commands.models import main as models_main
+from eagle_chat.core.acquisition import pulls
+from eagle_chat.core.models.registry import ModelPair, ModelRegistry
 
 
 def eagle_chat(*args: str, home) -> subprocess.CompletedProcess:
@@ -88,11 +88,11 @@ def test_remove_deletes_a_downloaded_pair_without_asking(capsys):
 
 def test_unfinished_downloads_are_listed_and_removable(capsys):
     (paths.staging_dir() / "qwen3-8b" / "target").mkdir(parents=True)
-    assert acquire.leftovers() == {"qwen3-8b": [paths.staging_dir() / "qwen3-8b"]}
+    assert pulls.leftovers() == {"qwen3-8b": [paths.staging_dir() / "qwen3-8b"]}
     assert models_main(["list"]) == 0
     assert "Unfinished downloads" in capsys.readouterr().out
     assert models_main(["remove", "qwen3-8b"]) == 0
-    assert acquire.leftovers() == {}
+    assert pulls.leftovers() == {}
     assert models_main(["remove", "qwen3-8b"]) == 2
 
 
@@ -107,7 +107,7 @@ def test_pull_stops_before_downloading_when_it_cannot_finish(monkeypatch, capsys
     assert models_main(["pull", "qwen3-8b", "--endpoint", "http://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err
     assert "optimum-intel" in err and "-m pip install" in err and "eagle-chat[build-models]" in err
-    assert acquire.leftovers() == {}  # nothing was started
+    assert pulls.leftovers() == {}  # nothing was started
 
 
 def test_nothing_contacts_the_network_without_a_download(tiny_copy, monkeypatch):
@@ -124,7 +124,7 @@ def test_nothing_contacts_the_network_without_a_download(tiny_copy, monkeypatch)
 
 def test_the_app_side_never_imports_a_hub_client():
     """Only the download worker process imports huggingface_hub / modelscope_hub; the app stays offline."""
-    code = ("import sys, eagle_chat.model_cli, eagle_chat.core.acquire, eagle_chat.ui.dialogs.get_models;"
+    code = ("import sys, eagle_chat.commands.models, eagle_chat.core.acquisition.pulls, eagle_chat.ui.models.get_models;"
             "print([m for m in sys.modules if m.split('.')[0] in "
             "('huggingface_hub', 'modelscope_hub', 'modelscope', 'httpx', 'requests')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,

@@ -5,8 +5,19 @@ import shutil
 
 import pytest
 
-from eagle_chat.core.engine import Engine, EngineError, GenerationSettings, PipelineSpec, plan_load
-from eagle_chat.core.models import ModelFolderError, check_pair, inspect_draft, inspect_target
+from eagle_chat.core.generation.engine import (
+    Engine,
+    EngineError,
+    GenerationSettings,
+    PipelineSpec,
+    plan_load,
+)
+from eagle_chat.core.models.folders import (
+    ModelFolderError,
+    check_pair,
+    inspect_draft,
+    inspect_target,
+)
 
 
 @pytest.fixture

@@ -7,7 +7,12 @@ import json
 import pytest
 
 from eagle_chat import paths
-from eagle_chat.core.registry import ModelPair, ModelRegistry, RegistryError, bundled_pair
+from eagle_chat.core.models.registry import (
+    ModelPair,
+    ModelRegistry,
+    RegistryError,
+    bundled_pair,
+)
 
 
 def make_pair(tmp_path, name="p", *, owned=False, shared_target=None) -> ModelPair:

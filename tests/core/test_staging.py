@@ -5,7 +5,7 @@ import hashlib
 
 import pytest
 
-from eagle_chat.core.staging import RemoteFile, StagingError, check_file
+from eagle_chat.core.acquisition.staging import RemoteFile, StagingError, check_file
 
 
 def git_blob_sha1(data: bytes) -> str:

@@ -1,8 +1,8 @@
 import sqlite3
 
-from eagle_chat.core.conversation import Message
-from eagle_chat.core.metrics import GenerationStats
-from eagle_chat.core.store import SCHEMA_VERSION, ConversationStore
+from eagle_chat.core.generation.metrics import GenerationStats
+from eagle_chat.core.storage.conversation import Message
+from eagle_chat.core.storage.store import SCHEMA_VERSION, ConversationStore
 
 
 def stats():

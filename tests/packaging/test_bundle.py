@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from eagle_chat.self_test import PASSED
+from eagle_chat.commands.self_test import PASSED
 
 pytestmark = [
     pytest.mark.slow,
@@ -54,7 +54,7 @@ def test_bundle_has_no_telemetry(build):
 
     bundle, _ = build
     modules = pkg_archive_contents(str(bundle / "eagle-chat"))
-    assert "eagle_chat.self_test" in modules  # the listing really covers the bundled Python modules
+    assert "eagle_chat.commands.self_test" in modules  # the listing really covers the bundled Python modules
     assert not [m for m in modules if m.split(".")[0] == "openvino_telemetry"]
     assert not list(bundle.rglob("openvino_telemetry*"))
 
@@ -99,7 +99,7 @@ def test_helper_processes_run_inside_the_bundle(build, tmp_path):
     bundle, _ = build
     models = bundle / "_internal" / "eagle_chat" / "tiny_models"
     verify = _run_bundle(
-        bundle, tmp_path, "-m", "eagle_chat.core.verify_worker",
+        bundle, tmp_path, "-m", "eagle_chat.core.acquisition.verify_worker",
         "--target", str(models / "tiny-qwen3"), "--draft", str(models / "tiny-qwen3-eagle3"), "--max-new-tokens", "16",
     )
     assert verify.returncode == 0, verify.stdout + verify.stderr
@@ -109,7 +109,7 @@ def test_helper_processes_run_inside_the_bundle(build, tmp_path):
     # The download clients are bundled: an unreachable endpoint gives a network error, not "missing client".
     for source in ("hf", "modelscope"):
         download = _run_bundle(
-            bundle, tmp_path, "-m", "eagle_chat.core.download_worker", "--source", source,
+            bundle, tmp_path, "-m", "eagle_chat.core.acquisition.download_worker", "--source", source,
             "--repo", "OpenVINO/none", "--dest", str(tmp_path / source), "--endpoint", "http://127.0.0.1:9",
         )
         errors = [e for e in _events(download) if e["event"] == "error"]

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from eagle_chat import paths
-from eagle_chat.self_test import FAILED, PASSED, run_self_test
+from eagle_chat.commands.self_test import FAILED, PASSED
+from eagle_chat.commands.self_test import main as run_self_test
 
 ROOT = Path(__file__).resolve().parents[2]
 

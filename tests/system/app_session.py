@@ -20,6 +20,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from eagle_chat.app import create_main_window
+    from eagle_chat.ui import texts
 
     window = create_main_window(["--home", home])
     app = QApplication.instance()
@@ -40,7 +41,7 @@ def main() -> int:
         app.processEvents()
         time.sleep(0.005)
     result = done[0] if done else None
-    print("REPLY", result.stats.summary() if result else "none", flush=True)
+    print("REPLY", texts.stats_summary(result.stats) if result else "none", flush=True)
     window.close()
     trace_marker()
     return 0 if result is not None else 1

@@ -16,10 +16,10 @@ import pytest
 from PySide6.QtCore import Qt
 
 from eagle_chat import paths
-from eagle_chat.core.conversation import Message
-from eagle_chat.core.devices import NpuOptions, list_devices
-from eagle_chat.core.engine import EngineError, check_prompt_length
-from eagle_chat.core.store import SCHEMA_VERSION, ConversationStore
+from eagle_chat.core.generation.devices import NpuOptions, list_devices
+from eagle_chat.core.generation.engine import EngineError, check_prompt_length
+from eagle_chat.core.storage.conversation import Message
+from eagle_chat.core.storage.store import SCHEMA_VERSION, ConversationStore
 from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
 
 SESSION = Path(__file__).with_name("app_session.py")

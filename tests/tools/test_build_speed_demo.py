@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from eagle_chat.core.engine import Engine, GenerationSettings, PipelineSpec
+from eagle_chat.core.generation.engine import Engine, GenerationSettings, PipelineSpec
 
 SCRIPT = Path(__file__).parents[2] / "tools" / "build_speed_demo.py"
 

@@ -4,9 +4,9 @@ from PySide6.QtCore import QEvent, QPoint, QUrl
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from eagle_chat.core.conversation import Conversation, Message
-from eagle_chat.core.metrics import GenerationStats
-from eagle_chat.ui.chat_view import ChatView
+from eagle_chat.core.generation.metrics import GenerationStats
+from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.ui.chat.chat_view import ChatView
 
 
 def test_reply_stats_show_on_hover_and_under_the_reply(qtbot):
@@ -91,7 +91,7 @@ def _letters(text: str) -> str:
 
 
 def test_a_streaming_reply_redraws_only_its_unsettled_end_and_reads_like_the_full_render(qtbot, monkeypatch):
-    import eagle_chat.ui.chat_view as chat_view
+    import eagle_chat.ui.chat.chat_view as chat_view
 
     monkeypatch.setattr(chat_view, "MIN_RENDER_INTERVAL_S", 0.0)
     monkeypatch.setattr(chat_view, "RENDER_COST_FACTOR", 0.0)
@@ -129,7 +129,7 @@ def test_a_streaming_reply_redraws_only_its_unsettled_end_and_reads_like_the_ful
 
 
 def test_the_settled_part_found_incrementally_equals_a_full_scan():
-    from eagle_chat.ui.markdown_html import stable_prefix_end
+    from eagle_chat.ui.chat.markdown_html import stable_prefix_end
 
     text = STREAMED_REPLY * 2 + "```\nan open fence\n\nstill code\n"
     # The last block at the margin after a blank line is "Done."; the blank line inside the open fence

@@ -9,7 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
 from eagle_chat import paths
-from eagle_chat.settings import Settings, load_settings
+from eagle_chat.core.measure.tuning import tune_key
+from eagle_chat.settings import load_settings
 from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
 
 
@@ -24,7 +25,7 @@ def test_compare_fills_both_panes_and_reports_identical_answers(qtbot, open_wind
     at_f32(qtbot, window)
     window.options.max_tokens.setValue(64)
     qtbot.mouseClick(window.compare_button, Qt.MouseButton.LeftButton)
-    view = window.compare_view
+    view = window.dialogs.compare
     assert view is not None and view.isVisible()
     view.repeats.setValue(2)
     with qtbot.waitSignal(view.sig_finished, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
@@ -80,7 +81,7 @@ def test_auto_tune_is_persisted_and_used_by_the_next_reply(qtbot, open_window, e
     assert chosen in (3, 6)
     assert {s.k for s in dialog.report.summary} == {3, 6}
     assert f"K={chosen}" in dialog.status.text()
-    key = Settings.tune_key(paths.tiny_target_dir(), paths.tiny_draft_dir(), "CPU")
+    key = tune_key(paths.tiny_target_dir(), paths.tiny_draft_dir(), "CPU")
     saved, _ = load_settings(paths.settings_file())
     assert saved.tuned_k[key] == chosen
     assert window.model_bar.k_slider.value() == chosen
@@ -108,7 +109,7 @@ def test_auto_tune_can_sweep_draft_trees_and_the_next_reply_uses_the_winner(qtbo
     assert {(s.k, s.tree) for s in dialog.report.summary} == {(3, None), (4, None), (3, "3x2"), (4, "3x2")}
     tree_runs = [r for r in dialog.report.runs if r.tree == "3x2"]
     assert tree_runs and all(r.accepted_tokens > 0 for r in tree_runs)  # the trees really were drafted
-    key = Settings.tune_key(paths.tiny_target_dir(), paths.tiny_draft_dir(), "CPU")
+    key = tune_key(paths.tiny_target_dir(), paths.tiny_draft_dir(), "CPU")
     saved, _ = load_settings(paths.settings_file())
     assert saved.tuned_k[key] == k and saved.tuned_tree.get(key, "") == tree
     dialog.close()
@@ -135,17 +136,18 @@ def test_compare_with_a_draft_free_baseline_pipeline(qtbot, open_window):
     at_f32(qtbot, window)
     window.options.max_tokens.setValue(48)
     view = window.open_compare()
-    view.separate_baseline.setChecked(True)
+    view.draft_free_baseline.setChecked(True)
     with qtbot.waitSignal(view.sig_finished, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
         view.run("Write quicksort in Python.")
     comparison = blocker.args[0]
-    assert window.controller.plain_loaded
-    assert comparison.identical and "separate draft-free pipeline" in view.summary.text()
+    assert window.controller.draft_free_loaded
+    assert comparison.identical and comparison.draft_free_baseline
+    assert "Baseline: a draft-free pipeline" in view.summary.text()
     assert comparison.baseline[0].accepted_tokens == 0 and comparison.baseline[0].draft_tokens == 0
     # Reloading the model releases the second copy.
     with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
         window.load_model()
-    assert not window.controller.plain_loaded
+    assert not window.controller.draft_free_loaded
 
 
 def test_speed_demo_pair_is_built_registered_and_loaded_from_the_menu(qtbot, open_window):

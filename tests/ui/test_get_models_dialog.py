@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListWidget, QProgressBar, QPushButton
 
 from eagle_chat import paths
-from eagle_chat.core.registry import ModelRegistry
+from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.settings import load_settings
-from eagle_chat.ui.dialogs.get_models import GetModelsDialog
+from eagle_chat.ui.models.get_models import GetModelsDialog
 
 STEP_TIMEOUT_MS = 30_000
 

@@ -11,8 +11,8 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
-from eagle_chat.core.conversation import Conversation, Message
-from eagle_chat.ui.chat_view import ChatView
+from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.ui.chat.chat_view import ChatView
 
 
 class CountingHandler(http.server.BaseHTTPRequestHandler):

@@ -6,9 +6,15 @@ import re
 
 from PySide6.QtCharts import QChartView
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSlider, QTextBrowser
+from PySide6.QtWidgets import (
+    QComboBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QTextBrowser,
+)
 
-from eagle_chat.ui.models_menu import ModelChoice
+from eagle_chat.core.models.choice import ModelChoice
 from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
 
 

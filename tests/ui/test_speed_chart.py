@@ -1,6 +1,10 @@
 """The live chart draws in batches, a few times a second, with axes that grow in round steps."""
 
-from eagle_chat.ui.speed_chart import REDRAW_INTERVAL_MS, SpeedChart, _nice_ceiling
+from eagle_chat.ui.speed.speed_chart import (
+    REDRAW_INTERVAL_MS,
+    SpeedChart,
+    _nice_ceiling,
+)
 
 
 def test_points_are_drawn_in_batches_and_a_finished_reply_is_complete(qtbot):

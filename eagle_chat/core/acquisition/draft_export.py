@@ -1,0 +1,94 @@
+"""Exporting a Hugging Face-format EAGLE-3 head to OpenVINO IR with optimum-intel.
+
+optimum-intel and its dependencies (torch, transformers, nncf, …) are heavy and optional: they are the
+``build-models`` extra, never imported by the app. The export runs them in a child process with this same
+Python; when they are missing, :func:`export_tools_problem` says exactly what to install.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+from eagle_chat.core.acquisition.child_process import worker_env
+from eagle_chat.core.errors import UserError
+from eagle_chat.core.models import folders
+from eagle_chat.core.models.catalog import ExportOptions
+
+EXPORT_MODULES = {  # module to import -> package to install
+    "optimum.intel": "optimum-intel",
+    "optimum.exporters.openvino": "optimum-intel",
+    "torch": "torch",
+    "transformers": "transformers",
+    "nncf": "nncf",
+    "einops": "einops",
+    "diffusers": "diffusers",
+}
+TOKENIZER_FILES = (
+    "openvino_tokenizer.xml", "openvino_tokenizer.bin", "openvino_detokenizer.xml", "openvino_detokenizer.bin",
+)
+
+
+class DraftExportError(UserError):
+    """The exported draft cannot be used; the message says why."""
+
+
+def export_tools_problem() -> str | None:
+    """None if optimum-intel and its dependencies can be imported here, else what to install, exactly."""
+    if getattr(sys, "frozen", False):
+        return ("This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with a Python "
+                f"that has optimum-intel: {folders.DRAFT_EXPORT_HINT} — then add the pair with "
+                "`eagle-chat models import TARGET_DIR DRAFT_DIR`.")
+    missing = []
+    for module, package in EXPORT_MODULES.items():
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found and package not in missing:
+            missing.append(package)
+    if not missing:
+        return None
+    python = sys.executable
+    return (
+        "Exporting the EAGLE-3 draft to OpenVINO needs optimum-intel, which is not installed "
+        f"(missing: {', '.join(missing)}). Install it into the Python that runs EagleChat ({python}), "
+        "CPU build of torch first:\n"
+        f"  {python} -m pip install torch --index-url https://download.pytorch.org/whl/cpu\n"
+        f"  {python} -m pip install \"eagle-chat[build-models]\"\n"
+        "then start the download again (finished downloads are kept)."
+    )
+
+
+def export_command(head_dir: Path, out_dir: Path, options: ExportOptions) -> list[str]:
+    """``optimum-cli export openvino`` for an EAGLE-3 head, run with this Python (no PATH lookup)."""
+    return [
+        sys.executable, "-m", "optimum.commands.optimum_cli", "export", "openvino",
+        "--model", str(head_dir), "--task", "text-generation-with-past", "--trust-remote-code",
+        *options.cli_args(), str(out_dir),
+    ]
+
+
+def finish_export(out_dir: Path, target_dir: Path) -> None:
+    """Complete an exported draft folder and check it is an EAGLE-3 draft for the target.
+
+    EAGLE-3 heads are published without a tokenizer (they share the target's), so optimum writes no
+    OpenVINO tokenizer for them; the target's is copied in, since draft folders must be complete models.
+    """
+    for name in TOKENIZER_FILES:
+        if not (out_dir / name).exists() and (target_dir / name).exists():
+            shutil.copy2(target_dir / name, out_dir / name)
+    try:
+        draft = folders.inspect_draft(out_dir)
+        folders.check_pair(folders.inspect_target(target_dir), draft)
+    except folders.ModelFolderError as error:
+        raise DraftExportError(f"The exported draft cannot be used: {error}") from None
+
+
+def export_env() -> dict[str, str]:
+    """The export reads only local files: the hub clients are told so, and telemetry is off."""
+    env = worker_env(None, None, offline=True)
+    env["TRANSFORMERS_OFFLINE"] = "1"
+    return env

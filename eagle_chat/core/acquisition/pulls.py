@@ -1,0 +1,193 @@
+"""Getting a model pair onto the disk: download, draft export, a test load, registration.
+
+``plan_pull`` turns a catalog entry into a :class:`PullPlan`: a list of steps, each one child process —
+
+1. download the target (OpenVINO IR) from Hugging Face or ModelScope (:mod:`.download_worker`),
+2. download the EAGLE-3 head in its Hugging Face format,
+3. export the head to OpenVINO IR with ``optimum-cli export openvino`` (:mod:`.draft_export`;
+   optimum-intel is the optional ``build-models`` extra),
+4. load the pair and write a short greedy reply; the draft must get tokens accepted (:mod:`.verify_worker`),
+
+and then :meth:`PullPlan.register` adds it to the registry. Child processes because none of this can be
+interrupted from inside (a hub client mid-transfer, an export, an OpenVINO compile) and a process can: a
+cancel ends the process group (:mod:`.child_process`). Each step's ``command()`` is run by the
+caller — ``subprocess`` in the CLI (:func:`run_plan`), ``QProcess`` in the Get models dialog — which feeds
+the output lines to ``step.handle_line`` and calls ``step.finish`` at the end. Nothing here imports Qt.
+
+Safety: before a step writes, the free disk space is checked; a download is only moved to its final
+folder after every file matched the hub's size and hash; a step that already finished (a previous,
+interrupted pull) is skipped, and an interrupted download resumes. Nothing is registered unless every
+step succeeded. The app itself never contacts the network: only these child processes do, and only when
+the user starts a pull. Hugging Face telemetry is switched off in their environment.
+"""
+
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from eagle_chat import paths
+from eagle_chat.core.acquisition import staging
+from eagle_chat.core.acquisition.draft_export import (
+    export_tools_problem,
+)
+from eagle_chat.core.acquisition.steps import (
+    AcquireError,
+    DownloadStep,
+    ExportStep,
+    ExportToolsMissing,
+    Step,
+    VerifyStep,
+)
+from eagle_chat.core.models import folders
+from eagle_chat.core.models.catalog import Catalog, CatalogEntry, Variant, load_catalog
+from eagle_chat.core.models.registry import ModelPair, ModelRegistry, RegistryError
+
+
+@dataclass
+class PullPlan:
+    """Everything ``models pull`` / the Get models dialog will do for one catalog entry."""
+
+    variant: Variant
+    source: str
+    endpoint: str | None
+    registry: ModelRegistry
+    pair_dir: Path
+    partial_dir: Path
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.variant.pair_name
+
+    @property
+    def target_dir(self) -> Path:
+        return self.pair_dir / "target"
+
+    @property
+    def draft_dir(self) -> Path:
+        return self.pair_dir / "draft"
+
+    def pending_steps(self) -> list[Step]:
+        return [s for s in self.steps if not s.is_done()]
+
+    def register(self) -> ModelPair:
+        """Add the pair to the registry (after every step succeeded) and drop the intermediate files."""
+        missing = [s.title for s in self.steps if not isinstance(s, VerifyStep) and not s.is_done()]
+        if missing:
+            raise AcquireError(f"{self.variant.entry.title} is not complete ({'; '.join(missing)}); "
+                               "it was not registered.")
+        pair = self.registry.add(ModelPair(
+            name=self.name,
+            target_dir=str(self.target_dir),
+            draft_dir=str(self.draft_dir),
+            source=f"{self.source}:{self.variant.target.repo_id(self.source)}",
+            draft_source=f"{self.source}:{self.variant.draft.repo_id(self.source)}",
+            owned=True,
+            device=self.variant.device,
+            start_k=dict(self.variant.start_k),
+        ))
+        shutil.rmtree(self.partial_dir, ignore_errors=True)
+        return pair
+
+
+def plan_pull(
+    entry: CatalogEntry | str,
+    *,
+    source: str = "hf",
+    device: str = "CPU",
+    endpoint: str | None = None,
+    registry: ModelRegistry | None = None,
+    catalog: Catalog | None = None,
+    verify_device: str | None = None,
+) -> PullPlan:
+    """Work out the steps for ``entry`` and run the checks that can fail before anything is written.
+
+    Raises AcquireError (CatalogError for an entry that has no build for the device or source): the pair
+    is already registered, the export tools are missing, or the disk is too full for what remains.
+    """
+    registry = registry or ModelRegistry()
+    if isinstance(entry, str):
+        entry = (catalog or load_catalog()).get(entry)
+    variant = entry.variant(device, source)
+    try:
+        registry.get(variant.pair_name)
+    except RegistryError:
+        pass
+    else:
+        raise AcquireError(f"{variant.pair_name} is already installed. Remove it first with "
+                           f"`eagle-chat models remove {variant.pair_name}` to download it again.")
+    pair_dir = paths.models_dir() / variant.pair_name
+    partial_dir = paths.staging_dir() / variant.pair_name
+    target_ref, draft_ref = variant.target, variant.draft
+    head_dir = partial_dir / "draft-hf"
+    plan = PullPlan(variant, source, endpoint, registry, pair_dir, partial_dir)
+    export_step = ExportStep(head_dir, partial_dir / "draft-export", pair_dir / "draft", pair_dir / "target",
+                             variant.export, approx_bytes=draft_ref.approx_bytes)
+    plan.steps = [
+        DownloadStep(source, target_ref.repo_id(source), target_ref.revision(source), partial_dir / "target",
+                     pair_dir / "target", endpoint, target_ref.approx_bytes),
+        DownloadStep(source, draft_ref.repo_id(source), draft_ref.revision(source), partial_dir / "draft-hf-dl",
+                     head_dir, endpoint, draft_ref.approx_bytes, needed_until=export_step.is_done),
+        export_step,
+        VerifyStep(pair_dir / "target", pair_dir / "draft", verify_device or variant.device,
+                   variant.start_k.get(variant.device, 3), pair_name=variant.pair_name),
+    ]
+    if not export_step.is_done():
+        problem = export_tools_problem()
+        if problem:
+            raise ExportToolsMissing(problem)
+    needed = sum(s.remaining_bytes() for s in plan.steps if isinstance(s, DownloadStep))
+    needed += 0 if export_step.is_done() else draft_ref.approx_bytes
+    staging.ensure_free_space(paths.models_dir(), needed, f"{entry.title} ({variant.device})")
+    return plan
+
+
+def import_pair(target_dir: Path, draft_dir: Path, *, name: str | None = None, device: str = "CPU",
+                registry: ModelRegistry | None = None) -> ModelPair:
+    """Register folders the user already has, after the same checks the app makes before loading them.
+
+    Raises ModelFolderError (folder problems) or RegistryError (name problems). The files stay the user's:
+    the pair is not ``owned``.
+    """
+    registry = registry or ModelRegistry()
+    target = folders.inspect_target(target_dir)
+    draft = folders.inspect_draft(draft_dir)
+    folders.check_pair(target, draft)
+    return registry.add(ModelPair(
+        name=name or target.path.name,
+        target_dir=str(target.path),
+        draft_dir=str(draft.path),
+        source="import",
+        owned=False,
+        device=device.upper(),
+        start_k={"CPU": 3, "GPU": 3, "NPU": 3},
+    ))
+
+
+def leftovers(registry: ModelRegistry | None = None) -> dict[str, list[Path]]:
+    """Unfinished pulls: folders under the models folder that belong to no registered pair, by name."""
+    registry = registry or ModelRegistry()
+    registered = {p.name for p in registry.pairs()}
+    found: dict[str, list[Path]] = {}
+    for root in (paths.models_dir(), paths.staging_dir()):
+        for folder in sorted(root.iterdir()):
+            if folder.is_dir() and not folder.name.startswith(".") and folder.name not in registered:
+                found.setdefault(folder.name, []).append(folder)
+    return found
+
+
+def delete_leftover(name: str) -> list[Path]:
+    """Delete an unfinished pull's folders (the app made them, so no question is asked)."""
+    deleted = []
+    for root in (paths.models_dir(), paths.staging_dir()):
+        folder = root / name
+        if name and not name.startswith(".") and folder.is_dir() and folder.parent == root:
+            shutil.rmtree(folder)
+            deleted.append(folder)
+    return deleted
+
+
+# -- helpers ----------------------------------------------------------------------------------------------

@@ -1,0 +1,260 @@
+"""The steps of a pull, each one child process: download, export, verify (see :mod:`.pulls`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from eagle_chat import paths
+from eagle_chat.core.acquisition import staging
+from eagle_chat.core.acquisition.child_process import worker_env
+from eagle_chat.core.acquisition.draft_export import (
+    DraftExportError,
+    export_command,
+    export_env,
+    export_tools_problem,
+    finish_export,
+)
+from eagle_chat.core.acquisition.protocol import parse_event
+from eagle_chat.core.errors import UserError
+from eagle_chat.core.models import folders
+from eagle_chat.core.models.catalog import SOURCE_LABELS, ExportOptions
+
+STDERR_TAIL_LINES = 30
+
+
+class AcquireError(UserError):
+    """Getting a model failed or cannot start; ``str(error)`` tells the user what happened and what to do."""
+
+
+class ExportToolsMissing(AcquireError):
+    """optimum-intel (or one of its heavy dependencies) is not installed; the message says what to install."""
+
+
+class Cancelled(AcquireError):
+    """The user stopped the pull; finished steps and partial downloads are kept for the next attempt."""
+
+
+@dataclass
+class Progress:
+    """One update for a progress display. Byte fields are None for steps without byte progress."""
+
+    step: str  # the step's title, e.g. "Downloading OpenVINO/Qwen3-8B-int4-ov"
+    done: int | None = None
+    total: int | None = None
+    speed: float | None = None  # bytes per second
+    eta: float | None = None  # seconds
+    file: str = ""
+    message: str = ""
+
+    @property
+    def fraction(self) -> float | None:
+        return self.done / self.total if self.done is not None and self.total else None
+
+
+
+@dataclass
+class StepCommand:
+    argv: list[str]
+    env: dict[str, str]
+
+
+class Step:
+    """One child process of a pull. Subclasses fill in the command and what success means."""
+
+    title = ""
+    merge_stderr = False  # True: the process's stderr is read as part of its stdout
+
+    def __init__(self) -> None:
+        self.last_error: str | None = None
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+
+    def is_done(self) -> bool:
+        """True if an earlier pull already finished this step (it is then skipped)."""
+        return False
+
+    def prepare(self) -> None:
+        """Checks and clean-up right before the process starts (free space, stale output)."""
+
+    def command(self) -> StepCommand:
+        raise NotImplementedError
+
+    def handle_line(self, line: str | bytes) -> Progress | None:
+        """Turn one stdout line into progress; remembers the worker's error message."""
+        event = parse_event(line)
+        if event is None:
+            return None
+        kind = event["event"]
+        if kind == "error":
+            self.last_error = str(event.get("message", ""))
+            return Progress(self.title, message=self.last_error)
+        if kind in ("progress", "start", "done"):
+            done = event.get("done", event.get("present", event.get("total")))
+            return Progress(self.title, done=done, total=event.get("total"), speed=event.get("speed"),
+                            eta=event.get("eta"), file=str(event.get("file", "")))
+        if kind == "verifying":
+            return Progress(self.title, message=f"Checking {event.get('file', '')}…")
+        return Progress(self.title, message=str(event.get("message", "")))
+
+    def handle_stderr(self, line: str | bytes) -> None:
+        if isinstance(line, bytes):
+            line = line.decode("utf-8", errors="replace")
+        if line.strip():
+            self.stderr_tail.append(line.rstrip())
+
+    def finish(self, returncode: int) -> None:
+        """Called after the process ended: check and move the result into place, or raise AcquireError."""
+        raise NotImplementedError
+
+    def failure(self, what: str, returncode: int) -> AcquireError:
+        detail = self.last_error or "\n".join(list(self.stderr_tail)[-8:]) or f"exit status {returncode}"
+        return AcquireError(f"{what} failed: {detail}")
+
+
+class DownloadStep(Step):
+    """Download one repository into ``staging_dir``; on success move it to ``final_dir``."""
+
+    def __init__(self, source: str, repo: str, revision: str, staging_dir: Path, final_dir: Path,
+                 endpoint: str | None = None, approx_bytes: int = 0,
+                 needed_until: Callable[[], bool] | None = None):
+        super().__init__()
+        self.source, self.repo, self.revision = source, repo, revision
+        self.needed_until = needed_until  # e.g. the head is only needed until the export is done
+        self.staging_dir, self.final_dir = staging_dir, final_dir
+        self.endpoint = endpoint or None
+        self.approx_bytes = approx_bytes
+        self.title = f"Downloading {repo} from {SOURCE_LABELS[source]}"
+
+    def is_done(self) -> bool:
+        if self.needed_until is not None and self.needed_until():
+            return True
+        try:
+            manifest = staging.verify_folder(self.final_dir)
+        except staging.StagingError:
+            return False
+        return manifest.repo == self.repo and manifest.source == self.source
+
+    def remaining_bytes(self) -> int:
+        """Approximate bytes still to download (the catalog's size less what is on disk)."""
+        if self.is_done():
+            return 0
+        on_disk = staging.present_bytes(self.staging_dir, staging.read_manifest(self.staging_dir))
+        return max(self.approx_bytes - on_disk, 0)
+
+    def prepare(self) -> None:
+        staging.ensure_free_space(self.staging_dir, self.remaining_bytes(), f"downloading {self.repo}")
+        self.staging_dir.mkdir(parents=True, exist_ok=True)
+
+    def command(self) -> StepCommand:
+        argv = [sys.executable, "-m", "eagle_chat.core.acquisition.download_worker", "--source", self.source,
+                "--repo", self.repo, "--revision", self.revision, "--dest", str(self.staging_dir)]
+        if self.endpoint:
+            argv += ["--endpoint", self.endpoint]
+        return StepCommand(argv, worker_env(self.source, self.endpoint))
+
+    def finish(self, returncode: int) -> None:
+        if returncode != 0:
+            raise self.failure(f"Downloading {self.repo}", returncode)
+        try:
+            staging.verify_folder(self.staging_dir)
+        except staging.StagingError as error:
+            raise AcquireError(str(error)) from None
+        move_into_place(self.staging_dir, self.final_dir)
+
+
+class ExportStep(Step):
+    """Export a Hugging Face-format EAGLE-3 head to OpenVINO IR with optimum-intel, in a child process."""
+
+    def __init__(self, head_dir: Path, out_dir: Path, final_dir: Path, target_dir: Path,
+                 options: ExportOptions, approx_bytes: int = 0):
+        super().__init__()
+        self.head_dir, self.out_dir, self.final_dir, self.target_dir = head_dir, out_dir, final_dir, target_dir
+        self.options = options
+        self.approx_bytes = approx_bytes
+        self.title = f"Exporting the EAGLE-3 draft to OpenVINO ({options.weight_format})"
+
+    def is_done(self) -> bool:
+        try:
+            folders.inspect_draft(self.final_dir)
+        except folders.ModelFolderError:
+            return False
+        return True
+
+    def prepare(self) -> None:
+        problem = export_tools_problem()
+        if problem:
+            raise ExportToolsMissing(problem)
+        if self.out_dir.exists():
+            shutil.rmtree(self.out_dir)  # a half-written export cannot be resumed
+        self.out_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging.ensure_free_space(self.out_dir.parent, self.approx_bytes, "exporting the draft")
+
+    def command(self) -> StepCommand:
+        return StepCommand(export_command(self.head_dir, self.out_dir, self.options), export_env())
+
+    merge_stderr = True  # optimum logs to stderr; its last line is the best progress there is
+
+    def handle_line(self, line: str | bytes) -> Progress | None:
+        self.handle_stderr(line)
+        if isinstance(line, bytes):
+            line = line.decode("utf-8", errors="replace")
+        line = line.strip()
+        return Progress(self.title, message=line[:200]) if line else None
+
+    def finish(self, returncode: int) -> None:
+        if returncode != 0:
+            raise self.failure("Exporting the draft with optimum-cli", returncode)
+        try:
+            finish_export(self.out_dir, self.target_dir)
+        except DraftExportError as error:
+            raise AcquireError(str(error)) from None
+        move_into_place(self.out_dir, self.final_dir)
+
+
+class VerifyStep(Step):
+    """Load the pair in a child process and check that a short greedy reply gets draft tokens accepted."""
+
+    def __init__(self, target_dir: Path, draft_dir: Path, device: str = "CPU", k: int = 3, pair_name: str = ""):
+        super().__init__()
+        self.target_dir, self.draft_dir, self.device, self.k = target_dir, draft_dir, device, k
+        self.pair_name = pair_name
+        self.title = "Checking that the model and its draft work together"
+        self.result: dict | None = None
+
+    def command(self) -> StepCommand:
+        argv = [sys.executable, "-m", "eagle_chat.core.acquisition.verify_worker", "--target", str(self.target_dir),
+                "--draft", str(self.draft_dir), "--device", self.device, "--k", str(self.k),
+                "--cache-dir", str(paths.compiled_cache_dir())]
+        return StepCommand(argv, worker_env(None, None, offline=True))
+
+    def handle_line(self, line: str | bytes) -> Progress | None:
+        event = parse_event(line)
+        if event is not None and event["event"] == "result":
+            self.result = event
+            rate = event.get("acceptance")
+            share = f" ({rate:.0%} of {event.get('draft_tokens')} drafted)" if rate is not None else ""
+            return Progress(self.title, message=f"It works on {event.get('device')}: the draft got "
+                                                f"{event.get('accepted')} tokens accepted{share}.")
+        return super().handle_line(line)
+
+    def finish(self, returncode: int) -> None:
+        if returncode != 0 or self.result is None:
+            error = self.failure("The test run of the downloaded pair", returncode)
+            raise AcquireError(
+                f"{error} The files are kept but not registered: register them anyway with `eagle-chat models "
+                f"import {self.target_dir} {self.draft_dir} --name {self.pair_name or 'NAME'}`, or delete them "
+                f"with `eagle-chat models remove {self.pair_name or 'NAME'}`."
+            )
+
+
+def move_into_place(source: Path, destination: Path) -> None:
+    """Move a finished folder to its final place (same disk: a rename). An older copy is replaced."""
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    if destination.exists():
+        shutil.rmtree(destination)
+    os.replace(source, destination)

@@ -1,0 +1,76 @@
+"""File safety in one place: atomic JSON writes and moving a damaged file aside.
+
+Every file the app rewrites (settings, the model registry, download manifests) goes through
+:func:`write_json_atomic`: the data is written to a temporary file in the same folder, flushed and fsync'd,
+then renamed over the old file, so a crash or power loss leaves the old file or the new one, never half of
+one. A file that cannot be read is kept for the user under a timestamped name by :func:`move_aside` rather
+than deleted or silently overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (temp file + fsync + rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=indent, ensure_ascii=False)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def move_aside(path: Path, tag: str = "broken", *, companions: tuple[str, ...] = ()) -> Path | None:
+    """Rename a damaged ``path`` to ``<name>.<tag>-YYYYmmdd-HHMMSS`` beside it; returns the new path, or
+    ``None`` when it could not be moved (it is then left exactly as it was).
+
+    ``companions`` are suffixes of files that belong to it (SQLite's ``-wal`` and ``-shm``): each one that
+    exists moves with it, under the same new name plus its suffix.
+    """
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    backup = path.with_name(f"{path.name}.{tag}-{stamp}")
+    n = 1
+    while backup.exists():
+        backup = path.with_name(f"{path.name}.{tag}-{stamp}-{n}")
+        n += 1
+    try:
+        os.replace(path, backup)
+    except OSError:  # includes PermissionError on Windows when another process holds the file open
+        return None
+    for suffix in companions:
+        source = Path(f"{path}{suffix}")
+        if source.exists():
+            try:
+                os.replace(source, f"{backup}{suffix}")
+            except OSError:
+                pass  # the main file is safe; a stale companion is ignored by SQLite without its main file
+    return backup
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename itself durable where the OS allows opening a folder (not on Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,372 @@
+"""Builds an OpenVINO GenAI pipeline (optionally with an EAGLE-3 draft) and runs one generation.
+
+The engine is plain, blocking Python: the Qt worker calls it on its own thread. Streamed text reaches
+``on_chunk`` on whichever thread OpenVINO calls the streamer from (its own on CPU/GPU, the caller's on NPU),
+so callers must not touch widgets from it. Stopping is a ``threading.Event`` the streamer polls once per
+decoding step.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from eagle_chat.core.errors import UserError
+from eagle_chat.core.generation import devices as dev
+from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
+from eagle_chat.core.models import folders
+
+MIN_ASSISTANT_TOKENS = 1
+MAX_ASSISTANT_TOKENS = 16
+Message = Mapping[str, str]
+
+
+class EngineError(UserError):
+    """A generation or load failed in a way the user can act on; the message says how."""
+
+
+class SamplingWithDraftError(EngineError):
+    """Sampling was asked for while an EAGLE-3 draft is active; EAGLE-3 streaming is greedy-only."""
+
+
+@dataclass(frozen=True)
+class PipelineSpec:
+    """Everything needed to build a pipeline. Target and draft always share ``device``."""
+
+    target_dir: Path
+    draft_dir: Path | None = None
+    device: str = "CPU"
+    precision: dev.Precision = "default"
+    cache_dir: Path | None = None
+    npu: dev.NpuOptions = field(default_factory=dev.NpuOptions)
+
+    def properties(self) -> dict[str, object]:
+        return dev.pipeline_properties(
+            self.device, precision=self.precision, cache_dir=self.cache_dir, npu=self.npu
+        )
+
+    def with_changes(self, **changes) -> "PipelineSpec":
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class LoadPlan:
+    """Exactly what will be handed to OpenVINO GenAI — tested for GPU/NPU without the hardware."""
+
+    target_dir: str
+    device: str
+    properties: dict[str, object]
+    draft_dir: str | None
+    draft_device: str | None
+    draft_properties: dict[str, object] | None
+    target: folders.ModelInfo | None = None  # what validation learned about the target folder
+    scheduler: dict[str, object] | None = None  # SchedulerConfig fields (CPU/GPU continuous batching)
+
+
+# GenAI's default (latency-oriented) scheduler turns prefix caching on. With an EAGLE-3 draft on CPU,
+# 2026.4.1 aborted with heap corruption ("double free or corruption", "malloc(): invalid size") after
+# 100-200 generations of the same prompt with prefix caching on (seen here 3 times in 6 runs of 400;
+# never in 4 runs with it off). Off it stays, for every CPU/GPU pipeline so baselines compare alike; the
+# rest of the latency-oriented default (no batched-token limit, KV cache grown as needed) is kept.
+SCHEDULER = {"enable_prefix_caching": False, "max_num_batched_tokens": 1 << 31, "cache_size": 0}
+
+
+def plan_load(spec: PipelineSpec) -> LoadPlan:
+    """Validate the folders and work out the OpenVINO calls. Raises ModelFolderError / DeviceError."""
+    device = spec.device.upper() if spec.device.upper() in dev.DEVICE_KINDS else spec.device
+    target = folders.inspect_target(spec.target_dir)
+    props = dev.pipeline_properties(device, precision=spec.precision, cache_dir=spec.cache_dir, npu=spec.npu)
+    scheduler = None if device == "NPU" else dict(SCHEDULER)  # NPU runs GenAI's stateful path
+    if spec.draft_dir is None:
+        return LoadPlan(str(target.path), device, props, None, None, None, target, scheduler)
+    draft = folders.inspect_draft(spec.draft_dir)
+    folders.check_pair(target, draft)
+    # The draft device is always named explicitly: GenAI's EAGLE-3 NPU path requires "NPU" for both.
+    return LoadPlan(str(target.path), device, props, str(draft.path), device, dict(props), target, scheduler)
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """Per-reply settings; all can change between calls without reloading the pipeline."""
+
+    max_new_tokens: int = 512
+    speculative: bool = True
+    num_assistant_tokens: int = 5
+    thinking: bool | None = None  # None: the chat template's default
+    do_sample: bool = False
+    temperature: float = 0.7
+    top_p: float = 0.95
+    # EAGLE-3 tree search: draft tree_depth steps keeping branching_factor candidates per node, then verify
+    # the num_assistant_tokens best. 0 = a single chain of num_assistant_tokens (the default).
+    tree_depth: int = 0
+    branching_factor: int = 0
+
+
+@dataclass
+class GenerationResult:
+    text: str
+    stats: GenerationStats
+    chunks: list[Chunk]
+
+    @property
+    def stopped(self) -> bool:
+        return self.stats.stopped
+
+
+ChunkCallback = Callable[[Chunk], None]
+
+
+class Engine:
+    """Owns one ``LLMPipeline`` (with the EAGLE-3 draft when the spec has one).
+
+    A baseline reply on a draft-enabled pipeline runs with ``num_assistant_tokens=0``: one copy of the
+    target in memory serves both modes (two copies of an 8B model do not fit a laptop). The benchmark
+    ``eagle-chat bench --baseline separate`` measures what that costs against a draft-free pipeline.
+    """
+
+    def __init__(self, spec: PipelineSpec):
+        import openvino_genai as ov_genai
+
+        self.spec = spec
+        self.plan = plan_load(spec)
+        self.target_info = self.plan.target
+        started = time.perf_counter()
+        try:
+            kwargs = dict(self.plan.properties)
+            if self.plan.scheduler is not None:
+                scheduler = ov_genai.SchedulerConfig()
+                for name, value in self.plan.scheduler.items():
+                    setattr(scheduler, name, value)
+                kwargs["scheduler_config"] = scheduler
+            if self.plan.draft_dir is not None:
+                kwargs["draft_model"] = ov_genai.draft_model(
+                    self.plan.draft_dir, self.plan.draft_device, **self.plan.draft_properties
+                )
+            self._pipe = ov_genai.LLMPipeline(self.plan.target_dir, self.plan.device, **kwargs)
+        except RuntimeError as error:
+            raise EngineError(_load_error_message(self.plan, error)) from error
+        self.load_time_ms = (time.perf_counter() - started) * 1000.0
+        self._tokenizer = self._pipe.get_tokenizer()
+        self._lock = threading.Lock()
+
+    @property
+    def has_draft(self) -> bool:
+        return self.plan.draft_dir is not None
+
+    @property
+    def supports_thinking(self) -> bool:
+        return self.target_info.supports_thinking
+
+    def count_prompt_tokens(self, prompt: str | Sequence[Message], thinking: bool | None = None) -> int:
+        """Tokens the prompt occupies after the chat template — what MAX_PROMPT_LEN limits on NPU."""
+        text = self._tokenizer.apply_chat_template(self._history(prompt, thinking), add_generation_prompt=True)
+        return int(self._tokenizer.encode(text, add_special_tokens=False).input_ids.get_shape()[-1])
+
+    def _history(self, prompt: str | Sequence[Message], thinking: bool | None):
+        """A GenAI ChatHistory for ``prompt`` (a string is one user message), with the thinking switch."""
+        import openvino_genai as ov_genai
+
+        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
+        history = ov_genai.ChatHistory([dict(m) for m in messages])
+        if thinking is not None and self.supports_thinking:
+            history.set_extra_context({"enable_thinking": bool(thinking)})
+        return history
+
+    def generate(
+        self,
+        prompt: str | Sequence[Message],
+        settings: GenerationSettings = GenerationSettings(),
+        on_chunk: ChunkCallback | None = None,
+        stop: threading.Event | None = None,
+    ) -> GenerationResult:
+        """Run one reply, streaming chunks to ``on_chunk``; returns the text and its stats.
+
+        ``prompt`` is either a plain string (sent the way ``pipe.generate(prompt)`` sends it: one user
+        message through the chat template) or a list of ``{"role", "content"}`` messages, system prompt
+        first. Setting ``stop`` ends the reply within a decoding step or two; the text streamed until then
+        is returned (after a stop EAGLE-3 can report draft tokens the target never verified).
+        """
+        config = self._config(settings)
+        self._check_prompt(prompt, settings.thinking)
+        # A string goes in as a one-element list, exactly as pipe.generate(prompt) sends it (bench compares
+        # with the GenAI samples that way); a conversation goes in as a ChatHistory.
+        inputs = [prompt] if isinstance(prompt, str) else self._history(prompt, settings.thinking)
+        stop = stop or threading.Event()
+        streamer = _ChunkStreamer(self._tokenizer, on_chunk, stop)
+        speculative = self.has_draft and bool(config.num_assistant_tokens)
+        mode = "speculative" if speculative else "baseline"
+        with self._lock:  # one generation at a time per pipeline
+            streamer.start()
+            try:
+                result = self._pipe.generate(inputs, config, streamer.streamer)
+            except RuntimeError as error:
+                raise EngineError(f"Generation failed: {_first_line(error)}") from error
+        if streamer.error is not None:
+            raise EngineError(f"Generation failed while streaming: {streamer.error!r}") from streamer.error
+        stopped = stop.is_set()
+        text = streamer.text if stopped else result.texts[0]
+        stats = stats_from_result(
+            result,
+            mode=mode,
+            num_assistant_tokens=config.num_assistant_tokens if speculative else 0,
+            device=self.plan.device,
+            streamed_tokens=streamer.tokens,
+            stopped=stopped,
+        )
+        stats.load_time_ms = self.load_time_ms
+        if speculative and settings.tree_depth:
+            stats.tree = f"{settings.tree_depth}x{settings.branching_factor}"
+        return GenerationResult(text=text, stats=stats, chunks=streamer.chunks)
+
+    def close(self) -> None:
+        """Release the pipeline (call on the thread that created it)."""
+        self._pipe = None
+        self._tokenizer = None
+
+    def _config(self, settings: GenerationSettings):
+        if settings.max_new_tokens < 1:
+            raise EngineError("Max new tokens must be at least 1.")
+        speculative = settings.speculative
+        if speculative and not self.has_draft:
+            raise EngineError("Speculative decoding needs an EAGLE-3 draft model; choose a draft folder first.")
+        if self.has_draft and settings.do_sample:
+            # Even with zero draft tokens GenAI's EAGLE-3 pipeline streams greedily only.
+            raise SamplingWithDraftError(
+                "Sampling is not available while an EAGLE-3 draft is loaded: OpenVINO GenAI streams "
+                "EAGLE-3 pipelines with greedy decoding only. Load the model without its draft to sample."
+            )
+        config = self._pipe.get_generation_config()
+        config.max_new_tokens = int(settings.max_new_tokens)
+        config.num_beams = 1
+        config.num_return_sequences = 1
+        config.do_sample = bool(settings.do_sample)
+        if settings.do_sample:
+            config.temperature = float(settings.temperature)
+            config.top_p = float(settings.top_p)
+        if self.has_draft:
+            config.num_assistant_tokens = self._assistant_tokens(settings) if speculative else 0
+        if speculative and settings.tree_depth:
+            if not 1 <= settings.tree_depth <= config.num_assistant_tokens or settings.branching_factor < 1:
+                raise EngineError(
+                    f"A draft tree needs 1 <= depth <= assistant tokens ({config.num_assistant_tokens}) and a "
+                    f"branching factor of at least 1 (got depth {settings.tree_depth}, branching "
+                    f"{settings.branching_factor})."
+                )
+            config.tree_depth = int(settings.tree_depth)
+            config.branching_factor = int(settings.branching_factor)
+        return config
+
+    def _assistant_tokens(self, settings: GenerationSettings) -> int:
+        k = int(settings.num_assistant_tokens)
+        upper = dev.NPU_MAX_ASSISTANT_TOKENS if self.plan.device == "NPU" else MAX_ASSISTANT_TOKENS
+        if not MIN_ASSISTANT_TOKENS <= k <= upper:
+            raise EngineError(
+                f"The number of assistant tokens must be between {MIN_ASSISTANT_TOKENS} and {upper} on "
+                f"{self.plan.device} (got {k})."
+            )
+        return k
+
+    def _check_prompt(self, prompt: str | Sequence[Message], thinking: bool | None) -> None:
+        if isinstance(prompt, str):
+            empty = not prompt.strip()
+        else:
+            users = [m for m in prompt if m.get("role") == "user"]
+            empty = not users or not str(users[-1].get("content", "")).strip()
+        if empty:
+            raise EngineError("The message is empty; type something to send.")
+        count = self.count_prompt_tokens(prompt, thinking)
+        check_prompt_length(
+            count, device=self.plan.device, npu=self.spec.npu, max_context=self.target_info.max_context
+        )
+
+
+def check_prompt_length(count: int, *, device: str, npu: dev.NpuOptions, max_context: int | None) -> None:
+    """Refuse prompts the device or the model cannot take, with a sentence saying what to do."""
+    if device == "NPU" and count > npu.max_prompt_len:
+        raise EngineError(
+            f"This conversation is {count} tokens long, more than the NPU's limit of {npu.max_prompt_len} "
+            "(MAX_PROMPT_LEN). Start a new conversation, shorten the message, or raise the limit in the "
+            "settings (the model is then recompiled)."
+        )
+    if max_context is not None and count >= max_context:
+        raise EngineError(
+            f"This conversation is {count} tokens long; the model handles at most {max_context}. Start a new "
+            "conversation or shorten the message."
+        )
+
+
+class _ChunkStreamer:
+    """Counts tokens per decoding step and hands decoded text to the callback, never raising into C++.
+
+    GenAI's ``TextStreamer`` does the incremental detokenisation (holding back incomplete UTF-8); this
+    wrapper adds token counts and arrival times, the stop flag, and catches any exception from the
+    callback (an exception escaping into OpenVINO's thread would be printed and lost, or worse).
+    """
+
+    def __init__(self, tokenizer, on_chunk: ChunkCallback | None, stop: threading.Event):
+        import openvino_genai as ov_genai
+
+        class _Streamer(ov_genai.StreamerBase):
+            def write(inner, token):  # noqa: N805 - bound to the GenAI base class
+                return self._write(token)
+
+            def end(inner):  # noqa: N805
+                self._end()
+
+        self.streamer = _Streamer()
+        self._text_streamer = ov_genai.TextStreamer(tokenizer, self._on_text)
+        self._running = ov_genai.StreamingStatus.RUNNING
+        self._stop_status = ov_genai.StreamingStatus.STOP
+        self._on_chunk = on_chunk
+        self._stop = stop
+        self._t0 = 0.0
+        self.tokens = 0
+        self.parts: list[str] = []
+        self.chunks: list[Chunk] = []
+        self.error: BaseException | None = None
+
+    def start(self) -> None:
+        self._t0 = time.perf_counter()
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def _write(self, token):
+        try:
+            self.tokens += len(token) if isinstance(token, list) else 1
+            if self._stop.is_set():
+                return self._stop_status
+            self._text_streamer.write(token)
+            return self._stop_status if self._stop.is_set() else self._running
+        except BaseException as error:  # noqa: BLE001 - must never reach OpenVINO's thread
+            self.error = self.error or error
+            return self._stop_status
+
+    def _end(self) -> None:
+        try:
+            self._text_streamer.end()
+        except BaseException as error:  # noqa: BLE001
+            self.error = self.error or error
+
+    def _on_text(self, text: str):
+        chunk = Chunk(text, self.tokens, time.perf_counter() - self._t0)
+        self.parts.append(text)
+        self.chunks.append(chunk)
+        if self._on_chunk is not None:
+            self._on_chunk(chunk)
+        return self._running
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [ln.strip() for ln in str(error).splitlines() if ln.strip()]
+    useful = [ln for ln in lines if not ln.startswith(("Exception from", "Check '"))]
+    return (useful or lines or [type(error).__name__])[-1]
+
+
+def _load_error_message(plan: LoadPlan, error: BaseException) -> str:
+    what = f"{plan.target_dir}" + (f" with draft {plan.draft_dir}" if plan.draft_dir else "")
+    return f"OpenVINO could not load {what} on {plan.device}: {_first_line(error)}"

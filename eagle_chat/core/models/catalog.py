@@ -1,0 +1,268 @@
+"""The catalog of known target + EAGLE-3 draft pairs: a data file, not code.
+
+The built-in list is ``resources/catalog.json``; a user's own entries live in ``paths.user_catalog_file()``
+(same layout) and replace built-in entries of the same name. A broken user file never hides the built-in
+catalog: its problems are collected as sentences in :attr:`Catalog.problems` for the UI to show.
+
+An entry names the repositories per source (``hf``, ``modelscope``), the approximate download sizes, an
+optional NPU build of the target (OpenVINO's channel-wise int4 models), the draft export settings, and the
+number of draft tokens per step (K) to start from on each device.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from eagle_chat import paths
+from eagle_chat.core.device_kinds import DEVICE_KINDS
+from eagle_chat.core.errors import UserError
+
+CATALOG_VERSION = 1
+SOURCES = ("hf", "modelscope")
+SOURCE_LABELS = {"hf": "Hugging Face", "modelscope": "ModelScope"}
+DEFAULT_REVISIONS = {"hf": "main", "modelscope": "master"}
+DEFAULT_START_K = 3
+
+
+class CatalogError(UserError):
+    """A catalog entry cannot be used as asked; the message says why and what to do instead."""
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """Weight compression for ``optimum-cli export openvino`` of an EAGLE-3 head.
+
+    The defaults are the documented settings: int4, group size 128, ratio 1.0 for CPU/GPU; for NPU
+    symmetric channel-wise int8 (``--weight-format int8 --sym --group-size -1``).
+    """
+
+    weight_format: str = "int4"
+    group_size: int | None = 128
+    ratio: float | None = 1.0
+    sym: bool = False
+
+    def cli_args(self) -> list[str]:
+        args = ["--weight-format", self.weight_format]
+        if self.sym:
+            args.append("--sym")
+        if self.group_size is not None and self.weight_format.startswith(("int4", "int8")):
+            args += ["--group-size", str(self.group_size)]
+        if self.ratio is not None and self.weight_format.startswith("int4"):
+            args += ["--ratio", f"{self.ratio:g}"]
+        return args
+
+    @classmethod
+    def from_json(cls, data: dict, where: str) -> "ExportOptions":
+        if not isinstance(data, dict):
+            raise CatalogError(f"{where}: 'export' settings must be a JSON object.")
+        known = {"weight_format", "group_size", "ratio", "sym"}
+        unknown = set(data) - known
+        if unknown:
+            raise CatalogError(f"{where}: unknown export settings {sorted(unknown)}; use {sorted(known)}.")
+        formats = ("fp32", "fp16", "int8", "int4", "mxfp4", "nf4")
+        weight_format = str(data.get("weight_format", "int4"))
+        if weight_format not in formats:
+            raise CatalogError(f"{where}: weight_format must be one of {', '.join(formats)}.")
+        return cls(
+            weight_format=weight_format,
+            group_size=None if data.get("group_size") is None else int(data["group_size"]),
+            ratio=None if data.get("ratio") is None else float(data["ratio"]),
+            sym=bool(data.get("sym", False)),
+        )
+
+
+DEFAULT_EXPORT = ExportOptions()
+NPU_EXPORT = ExportOptions(weight_format="int8", group_size=-1, ratio=None, sym=True)
+
+
+@dataclass(frozen=True)
+class RepoRef:
+    """One model repository, named per source, with its approximate download size."""
+
+    ids: dict[str, str]
+    approx_bytes: int = 0
+    revisions: dict[str, str] = field(default_factory=dict)
+
+    def repo_id(self, source: str) -> str | None:
+        return self.ids.get(source)
+
+    def revision(self, source: str) -> str:
+        return self.revisions.get(source) or DEFAULT_REVISIONS[source]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What to fetch for one entry on one device: the concrete plan for ``models pull``."""
+
+    entry: "CatalogEntry"
+    device: str
+    pair_name: str
+    target: RepoRef
+    draft: RepoRef
+    export: ExportOptions
+    start_k: dict[str, int]
+
+    @property
+    def approx_bytes(self) -> int:
+        return self.target.approx_bytes + self.draft.approx_bytes
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    name: str
+    title: str
+    target: RepoRef
+    draft: RepoRef
+    description: str = ""
+    license: str = ""
+    npu_target: RepoRef | None = None
+    start_k: dict[str, int] = field(default_factory=dict)
+    export: dict[str, ExportOptions] = field(default_factory=dict)
+    user: bool = False  # from the user's own catalog file
+
+    def devices(self) -> tuple[str, ...]:
+        """Devices this entry has a build for (NPU needs an NPU target build)."""
+        return DEVICE_KINDS if self.npu_target else tuple(d for d in DEVICE_KINDS if d != "NPU")
+
+    def sources(self, device: str = "CPU") -> tuple[str, ...]:
+        """Sources that carry both the target (for ``device``) and the draft."""
+        target = self.npu_target if device == "NPU" else self.target
+        if target is None:
+            return ()
+        return tuple(s for s in SOURCES if target.repo_id(s) and self.draft.repo_id(s))
+
+    def variant(self, device: str = "CPU", source: str | None = None) -> Variant:
+        """The variant for ``device``; with ``source``, also check that source carries both repos."""
+        device = device.upper()
+        if device not in DEVICE_KINDS:
+            raise CatalogError(f"Unknown device {device!r}: choose one of {', '.join(DEVICE_KINDS)}.")
+        if device == "NPU":
+            if self.npu_target is None:
+                raise CatalogError(
+                    f"{self.title} has no NPU build in the catalog (NPUs need OpenVINO's channel-wise int4 "
+                    "models, e.g. OpenVINO/Qwen3-8B-int4-cw-ov). Choose CPU or GPU, or add your own entry."
+                )
+            target, export = self.npu_target, self.export.get("NPU", NPU_EXPORT)
+            pair_name = f"{self.name}-npu"
+        else:
+            target, export = self.target, self.export.get("default", DEFAULT_EXPORT)
+            pair_name = self.name
+        if source is not None:
+            if source not in SOURCES:
+                raise CatalogError(f"Unknown source {source!r}: choose one of {', '.join(SOURCES)}.")
+            missing = [ref for ref in (target, self.draft) if not ref.repo_id(source)]
+            if missing:
+                others = [SOURCE_LABELS[s] for s in self.sources(device)]
+                hint = f" Use {' or '.join(others)} instead." if others else ""
+                raise CatalogError(
+                    f"{self.title} is not available on {SOURCE_LABELS[source]}: the catalog names no "
+                    f"{SOURCE_LABELS[source]} repository for its {'target' if missing[0] is target else 'draft'}."
+                    + hint
+                )
+        start_k = {d: int(self.start_k.get(d, DEFAULT_START_K)) for d in DEVICE_KINDS}
+        return Variant(self, device, pair_name, target, self.draft, export, start_k)
+
+
+@dataclass
+class Catalog:
+    entries: list[CatalogEntry]
+    problems: list[str] = field(default_factory=list)
+
+    def names(self) -> list[str]:
+        return [e.name for e in self.entries]
+
+    def get(self, name: str) -> CatalogEntry:
+        for entry in self.entries:
+            if entry.name == name:
+                return entry
+        raise CatalogError(
+            f"There is no catalog entry named {name!r}. Known entries: {', '.join(self.names()) or 'none'}."
+        )
+
+
+def builtin_catalog_file() -> Path:
+    return paths.resources_dir() / "catalog.json"
+
+
+def load_catalog(builtin: Path | None = None, user: Path | None = None) -> Catalog:
+    """The built-in catalog merged with the user's file (user entries win by name)."""
+    builtin = builtin or builtin_catalog_file()
+    user = user if user is not None else paths.user_catalog_file()
+    problems: list[str] = []
+    entries: dict[str, CatalogEntry] = {}
+    for path, is_user in ((builtin, False), (user, True)):
+        if not path.is_file():
+            if not is_user:
+                problems.append(f"The built-in model catalog {path} is missing; reinstall EagleChat.")
+            continue
+        for entry in _read_entries(path, is_user, problems):
+            entries[entry.name] = entry
+    return Catalog(list(entries.values()), problems)
+
+
+def _read_entries(path: Path, is_user: bool, problems: list[str]) -> list[CatalogEntry]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        problems.append(f"The model catalog {path} could not be read ({error}); its entries are ignored.")
+        return []
+    if not isinstance(data, dict) or not isinstance(data.get("pairs"), list):
+        problems.append(f"The model catalog {path} must be a JSON object with a 'pairs' list; it is ignored.")
+        return []
+    result = []
+    for index, item in enumerate(data["pairs"]):
+        where = f"{path} entry {index + 1}"
+        try:
+            result.append(_parse_entry(item, where, is_user))
+        except CatalogError as error:
+            problems.append(f"{error} This entry is ignored.")
+    return result
+
+
+def _parse_entry(item: object, where: str, is_user: bool) -> CatalogEntry:
+    if not isinstance(item, dict):
+        raise CatalogError(f"{where} is not a JSON object.")
+    name = item.get("name")
+    if not isinstance(name, str) or not name.strip() or any(c in name for c in "/\\ ") or name.startswith("."):
+        raise CatalogError(f"{where} needs a 'name' without spaces or slashes (for `models pull NAME`).")
+    where = f"{where} ({name})"
+    export = {}
+    for key, value in (item.get("export") or {}).items():
+        if key not in ("default", "NPU"):
+            raise CatalogError(f"{where}: 'export' keys are 'default' and 'NPU', not {key!r}.")
+        export[key] = ExportOptions.from_json(value, where)
+    start_k = item.get("start_k") or {}
+    if not isinstance(start_k, dict) or not all(
+        d in DEVICE_KINDS and isinstance(k, int) and 1 <= k <= 16 for d, k in start_k.items()
+    ):
+        raise CatalogError(f"{where}: 'start_k' maps CPU/GPU/NPU to a number of draft tokens from 1 to 16.")
+    npu = item.get("npu_target")
+    return CatalogEntry(
+        name=name,
+        title=str(item.get("title") or name),
+        description=str(item.get("description") or ""),
+        license=str(item.get("license") or ""),
+        target=_parse_repo(item.get("target"), f"{where} target"),
+        draft=_parse_repo(item.get("draft"), f"{where} draft"),
+        npu_target=_parse_repo(npu, f"{where} npu_target") if npu else None,
+        start_k=dict(start_k),
+        export=export,
+        user=is_user,
+    )
+
+
+def _parse_repo(data: object, where: str) -> RepoRef:
+    if not isinstance(data, dict):
+        raise CatalogError(f"{where} must be an object like {{\"hf\": \"owner/name\", \"bytes\": 123}}.")
+    ids = {s: data[s] for s in SOURCES if data.get(s)}
+    if not ids or not all(isinstance(v, str) and v.count("/") == 1 for v in ids.values()):
+        raise CatalogError(f"{where} must name at least one repository as \"owner/name\" under 'hf' or 'modelscope'.")
+    revisions = data.get("revision") or {}
+    if not isinstance(revisions, dict):
+        raise CatalogError(f"{where}: 'revision' maps a source to a branch, tag or commit.")
+    size = data.get("bytes", 0)
+    if not isinstance(size, int) or size < 0:
+        raise CatalogError(f"{where}: 'bytes' must be a whole number of bytes.")
+    return RepoRef(ids=ids, approx_bytes=size, revisions={k: str(v) for k, v in revisions.items()})

@@ -1,0 +1,56 @@
+"""Messages and conversations as plain data (no Qt, no SQL)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from eagle_chat.core.generation.metrics import GenerationStats
+
+# A message's life: an assistant reply is "streaming" while it is written, then "complete"; a reply cut
+# short by the user is "stopped", one whose app died mid-way is "interrupted", one that errored "failed".
+STATUSES = ("complete", "streaming", "stopped", "interrupted", "failed")
+DEFAULT_TITLE = "New conversation"
+
+
+@dataclass
+class Message:
+    role: str  # "system", "user" or "assistant"
+    content: str
+    id: int | None = None
+    created: float = field(default_factory=time.time)
+    status: str = "complete"
+    stats: GenerationStats | None = None
+    error: str | None = None
+
+
+@dataclass
+class Conversation:
+    title: str = DEFAULT_TITLE
+    system_prompt: str = ""
+    id: int | None = None
+    created: float = field(default_factory=time.time)
+    updated: float = field(default_factory=time.time)
+    messages: list[Message] = field(default_factory=list)
+
+    def history(self) -> list[dict[str, str]]:
+        """The chat history to send: system prompt first, then every finished or partial turn.
+
+        A failed turn — the reply failed, e.g. because the message was too long — is left out with the
+        message that caused it, so one bad turn does not break every later one; it stays on screen and on
+        disk. A stopped or interrupted reply is kept, as the user saw it.
+        """
+        turns = [{"role": "system", "content": self.system_prompt}] if self.system_prompt.strip() else []
+        for index, message in enumerate(self.messages):
+            following = self.messages[index + 1] if index + 1 < len(self.messages) else None
+            if message.role == "user" and following is not None and following.status == "failed":
+                continue
+            if message.role == "assistant" and (message.status == "failed" or not message.content):
+                continue
+            turns.append({"role": message.role, "content": message.content})
+        return turns
+
+    def title_from(self, text: str, limit: int = 48) -> str:
+        """A title made from the first user message."""
+        line = " ".join(text.split())
+        return (line[: limit - 1] + "…") if len(line) > limit else (line or DEFAULT_TITLE)

@@ -1,0 +1,319 @@
+"""ChatView: the conversation as one rich-text document, one frame per message.
+
+While a reply streams, only the end of it that can still change is redrawn (settled blocks are drawn
+once), and never more often than the previous render's cost allows, so a long reply does not stall the
+GUI thread, nor the tokens, which need the GIL the GUI thread holds while it renders. Links from the
+model are opened only after the user confirms; nothing (images, style sheets) is ever loaded from a URL.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QDesktopServices,
+    QGuiApplication,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFrameFormat,
+)
+from PySide6.QtWidgets import QMessageBox, QTextBrowser, QWidget
+
+from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.ui import texts
+from eagle_chat.ui.chat.markdown_html import (
+    SAFE_LINK_SCHEMES,
+    render_markdown,
+    stable_prefix_end,
+)
+
+RENDER_COST_FACTOR = 8.0
+MIN_RENDER_INTERVAL_S = 0.05
+ROLE_LABELS = {"user": "You", "assistant": "EagleChat", "system": "System"}
+STATUS_NOTES = {
+    "stopped": "stopped",
+    "interrupted": "interrupted — the app closed before this reply finished",
+    "failed": "failed",
+    "streaming": "writing…",
+}
+WELCOME = (
+    "<h2>EagleChat</h2><p>Type a message below and press <b>Enter</b> "
+    "(<b>Shift+Enter</b> for a new line, <b>Esc</b> stops a reply).</p>"
+)
+
+
+@dataclass
+class _Streamed:
+    """How much of the reply in flight is drawn for good: ``content[:chars]`` is in the document, taking
+    ``length`` positions from the start of its frame, and holds ``code_blocks``."""
+
+    message_id: int
+    chars: int = 0
+    length: int = 0
+    code_blocks: list[str] = field(default_factory=list)
+
+
+class ChatView(QTextBrowser):
+    """Renders a Conversation; ``update_message`` re-renders one message (the reply in flight)."""
+
+    sig_link_refused = Signal(str)
+    """A link was clicked but not opened (unsafe scheme, or the user said no)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("chatView")
+        self.setAccessibleName("Conversation")
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(self._on_anchor)
+        self._frames: dict[int, object] = {}
+        self._messages: dict[int, Message] = {}
+        self._code_blocks: dict[int, list[str]] = {}
+        self._pending: Message | None = None
+        self._streamed: _Streamed | None = None
+        self._next_render = 0.0
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.timeout.connect(self._render_pending)
+        self._unhighlighted: dict[int, Message] = {}  # finished replies whose code is not coloured yet
+        self._highlight_timer = QTimer(self)
+        self._highlight_timer.setSingleShot(True)
+        self._highlight_timer.timeout.connect(self._highlight_finished)
+        self.confirm_links = True
+        self.show_conversation(None)
+
+    # --- public API -----------------------------------------------------------------------------
+    def show_conversation(self, conversation: Conversation | None) -> None:
+        self._frames.clear()
+        self._messages.clear()
+        self._code_blocks.clear()
+        self._unhighlighted.clear()
+        self._pending = None
+        self._streamed = None
+        self.clear()
+        if conversation is None or not conversation.messages:
+            self.setHtml(WELCOME)
+            self._welcome = True
+            return
+        self._welcome = False
+        for message in conversation.messages:
+            self.append_message(message)
+
+    def append_message(self, message: Message) -> None:
+        if getattr(self, "_welcome", False):
+            self.clear()
+            self._welcome = False
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        frame_format = QTextFrameFormat()
+        frame_format.setBottomMargin(10)
+        frame_format.setPadding(4)
+        frame = cursor.insertFrame(frame_format)
+        self._frames[message.id] = frame
+        self._messages[message.id] = message
+        self._render(message)
+        self._scroll_to_end()
+
+    def update_message(self, message: Message) -> None:
+        """Re-render ``message`` soon: at once if the last render was cheap, else a little later."""
+        if message.id not in self._frames:
+            return
+        self._pending = message
+        delay_ms = max(0.0, (self._next_render - time.perf_counter()) * 1000.0)
+        if delay_ms == 0.0:
+            self._render_pending()
+        elif not self._render_timer.isActive():
+            self._render_timer.start(int(delay_ms) + 1)
+
+    def finish_message(self, message: Message) -> None:
+        """Final render of a reply (all its text, stats footer, copy links), whatever the throttle says.
+
+        Colouring its code blocks (Pygments: ~13 ms for a 256-token reply here, with the GIL held, so it
+        would delay the next reply's tokens too) follows on the next turn of the event loop: the reply
+        reads as finished, and the next one can start, without waiting for it."""
+        self._render_timer.stop()
+        self._pending = None
+        if message.id not in self._frames:
+            return
+        self._render(message, highlight=False)
+        if self._code_blocks.get(message.id):
+            self._unhighlighted[message.id] = message
+            self._highlight_timer.start(0)
+        self._scroll_to_end()
+
+    def message_text(self, message_id: int) -> str:
+        message = self._messages.get(message_id)
+        return message.content if message else ""
+
+    # --- internals ----------------------------------------------------------------------------------
+    def _highlight_finished(self) -> None:
+        pending, self._unhighlighted = self._unhighlighted, {}
+        at_end = self._at_end()
+        for message_id, message in pending.items():
+            if self._messages.get(message_id) is message and message.status != "streaming":
+                self._render(message)
+        if at_end:
+            self._scroll_to_end()
+
+    def _render_pending(self) -> None:
+        message, self._pending = self._pending, None
+        if message is None:
+            return
+        at_end = self._at_end()
+        started = time.perf_counter()
+        if message.status == "streaming":
+            self._render_streaming(message)
+        else:
+            self._render(message)
+        cost = time.perf_counter() - started
+        # Re-rendering holds the GIL, which OpenVINO's streaming thread needs for every token: spend at
+        # most ~1/8 of the time on it, and never refresh faster than the eye needs.
+        self._next_render = time.perf_counter() + max(RENDER_COST_FACTOR * cost, MIN_RENDER_INTERVAL_S)
+        if at_end:
+            self._scroll_to_end()
+
+    def _render_streaming(self, message: Message) -> None:
+        """Draw a reply still being written: blocks that can no longer change are drawn once and kept;
+        only the text after them is drawn again. A full redraw of a long reply at every update would
+        hold the GIL (and so stall the tokens) longer and longer as the reply grows."""
+        frame = self._frames[message.id]
+        streamed = self._streamed
+        if streamed is None or streamed.message_id != message.id:
+            cursor = frame.firstCursorPosition()
+            cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertHtml(self._head(message))
+            streamed = self._streamed = _Streamed(message.id, 0, cursor.position() - frame.firstPosition())
+        text = message.content
+        prefix = f"copy-code:{message.id}:"
+        cursor = QTextCursor(self.document())
+        cursor.beginEditBlock()  # one change for the layout to catch up with, not three
+        cursor.setPosition(frame.firstPosition() + streamed.length)
+        cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        cut = stable_prefix_end(text, streamed.chars)
+        if cut > streamed.chars:
+            settled = render_markdown(text[streamed.chars:cut], code_link_prefix=prefix, highlight=False,
+                                      first_code_index=len(streamed.code_blocks))
+            _insert_blocks(cursor, settled.html)
+            streamed.chars = cut
+            streamed.length = cursor.position() - frame.firstPosition()
+            streamed.code_blocks += settled.code_blocks
+        rest = render_markdown(text[streamed.chars:], code_link_prefix=prefix, highlight=False,
+                               first_code_index=len(streamed.code_blocks))
+        _insert_blocks(cursor, rest.html if text else '<p style="color:#9ca3af;">…</p>')
+        cursor.endEditBlock()
+        self._code_blocks[message.id] = streamed.code_blocks + rest.code_blocks
+
+    def _render(self, message: Message, *, highlight: bool | None = None) -> None:
+        if self._streamed is not None and self._streamed.message_id == message.id:
+            self._streamed = None  # redrawn whole from here on
+        frame = self._frames[message.id]
+        rendered = render_markdown(
+            message.content,
+            code_link_prefix=f"copy-code:{message.id}:",
+            # highlighted once, when the reply is complete
+            highlight=message.status != "streaming" if highlight is None else highlight,
+        )
+        self._code_blocks[message.id] = rendered.code_blocks
+        body = rendered.html if message.content else '<p style="color:#9ca3af;">…</p>'
+        head = self._head(message)
+        foot_parts = []
+        if message.stats is not None:
+            foot_parts.append(html.escape(texts.stats_summary(message.stats)))
+        if message.error:
+            foot_parts.append(f'<span style="color:#b91c1c;">{html.escape(message.error)}</span>')
+        if message.content and message.status != "streaming":
+            foot_parts.append(f'<a href="copy-message:{message.id}">Copy</a>')
+        foot = f'<p style="color:#6b7280;">{" · ".join(foot_parts)}</p>' if foot_parts else ""
+
+        cursor = frame.firstCursorPosition()
+        cursor.beginEditBlock()
+        cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertHtml(head + body + foot)
+        if message.stats is not None:
+            tip = QTextCharFormat()
+            tip.setToolTip(_stats_tooltip(message))
+            cursor.setPosition(frame.firstPosition())
+            cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeCharFormat(tip)
+        cursor.endEditBlock()
+
+    @staticmethod
+    def _head(message: Message) -> str:
+        role = ROLE_LABELS.get(message.role, message.role)
+        colour = "#1d4ed8" if message.role == "user" else "#047857"
+        note = STATUS_NOTES.get(message.status, "")
+        head = f'<p><b style="color:{colour};">{role}</b>'
+        if note:
+            head += f' <span style="color:#b45309;">({html.escape(note)})</span>'
+        return head + "</p>"
+
+    def _on_anchor(self, url: QUrl) -> None:
+        target = url.toString()
+        if target.startswith("copy-code:"):
+            _, message_id, index = target.split(":")
+            blocks = self._code_blocks.get(int(message_id), [])
+            if int(index) < len(blocks):
+                QGuiApplication.clipboard().setText(blocks[int(index)])
+            return
+        if target.startswith("copy-message:"):
+            QGuiApplication.clipboard().setText(self.message_text(int(target.split(":")[1])))
+            return
+        if not target.lower().startswith(SAFE_LINK_SCHEMES):
+            self.sig_link_refused.emit(target)
+            return
+        if self.confirm_links:
+            answer = QMessageBox.question(
+                self,
+                "Open link?",
+                f"The model's reply links to:\n\n{target}\n\nOpen it in your browser?",
+                QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Open:
+                self.sig_link_refused.emit(target)
+                return
+        QDesktopServices.openUrl(url)
+
+    def _at_end(self) -> bool:
+        bar = self.verticalScrollBar()
+        return bar.value() >= bar.maximum() - 4
+
+    def _scroll_to_end(self) -> None:
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    # --- Qt overrides ---------------------------------------------------------------------------------
+    def loadResource(self, kind: int, url: QUrl):  # noqa: N802 - Qt override
+        """Never load anything a reply points at (remote images, local files)."""
+        return None
+
+
+def _insert_blocks(cursor: QTextCursor, fragment: str) -> None:
+    """Insert HTML as blocks of its own at ``cursor``, not run into the block the cursor is in."""
+    if cursor.block().length() > 1:  # not an empty block: start a plain new one
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+    cursor.insertHtml(fragment)
+
+
+def _stats_tooltip(message: Message) -> str:
+    s = message.stats
+    rows = [
+        ("Mode", s.mode + (f" (K={s.num_assistant_tokens})" if s.mode == "speculative" else "")),
+        ("Device", s.device),
+        ("Tokens/s", f"{s.tokens_per_s:.1f}"),
+        ("Time to first token", f"{s.ttft_ms:.0f} ms"),
+        ("Time per token", f"{s.tpot_ms:.2f} ms"),
+        ("Generated / prompt tokens", f"{s.generated_tokens} / {s.input_tokens}"),
+    ]
+    if s.mode == "speculative":
+        rows.append(("Accepted / drafted", f"{s.accepted_tokens} / {s.draft_tokens}"))
+        if s.acceptance is not None:
+            rows.append(("Acceptance", f"{s.acceptance:.0%}"))
+        if s.tokens_per_step is not None:
+            rows.append(("Tokens per step", f"{s.tokens_per_step:.2f}"))
+    return "\n".join(f"{k}: {v}" for k, v in rows)

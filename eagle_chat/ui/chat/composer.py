@@ -1,0 +1,56 @@
+"""The composer: the prompt box (Enter sends, Shift+Enter starts a new line, Esc stops the reply) with
+its Send and Stop buttons."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+
+class PromptEdit(QPlainTextEdit):
+    sig_submit = Signal()
+    """Enter was pressed (without Shift)."""
+    sig_escape = Signal()
+    """Esc was pressed: stop the reply in flight."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("promptEdit")
+        self.setAccessibleName("Message")
+        self.setPlaceholderText("Message EagleChat — Enter to send, Shift+Enter for a new line, Esc to stop")
+        self.setTabChangesFocus(True)
+        self.setMaximumHeight(120)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                self.insertPlainText("\n")
+            else:
+                self.sig_submit.emit()
+            return
+        if event.key() == Qt.Key.Key_Escape:
+            self.sig_escape.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class Composer(QWidget):
+    """The prompt box with its Send and Stop buttons."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.prompt = PromptEdit()
+        self.send_button = QPushButton("Send")
+        self.send_button.setObjectName("sendButton")
+        self.send_button.setEnabled(False)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setObjectName("stopButton")
+        self.stop_button.setEnabled(False)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.prompt, 1)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        layout.addLayout(buttons)

@@ -1,0 +1,138 @@
+"""The conversation list: search, new, rename, delete."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QInputDialog,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from eagle_chat.core.storage.conversation import Conversation
+
+
+class ConversationList(QWidget):
+    sig_open = Signal(int)
+    """Open the conversation with this id."""
+    sig_new = Signal()
+    """Start a new conversation."""
+    sig_rename = Signal(int, str)
+    """Rename conversation id to the title."""
+    sig_delete = Signal(int)
+    """Delete conversation id (the user confirmed)."""
+    sig_search = Signal(str)
+    """The search text changed."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._items: dict[int, QListWidgetItem] = {}  # conversation id -> its row's item
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.new_button = QPushButton("New conversation")
+        self.new_button.setObjectName("newConversationButton")
+        self.new_button.clicked.connect(self.sig_new)
+        self.search = QLineEdit()
+        self.search.setObjectName("conversationSearch")
+        self.search.setPlaceholderText("Search conversations")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self.sig_search)
+        self.list = QListWidget()
+        self.list.setObjectName("conversationList")
+        self.list.setAccessibleName("Conversations")
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.itemActivated.connect(self._open_item)
+        self.list.itemClicked.connect(self._open_item)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._menu)
+        rename = QAction("Rename", self.list, shortcut=QKeySequence(Qt.Key.Key_F2))
+        rename.triggered.connect(self.rename_current)
+        delete = QAction("Delete", self.list, shortcut=QKeySequence(QKeySequence.StandardKey.Delete))
+        delete.triggered.connect(self.delete_current)
+        self.list.addActions([rename, delete])
+        self._rename_action, self._delete_action = rename, delete
+        self.confirm = True
+        layout.addWidget(self.new_button)
+        layout.addWidget(self.search)
+        layout.addWidget(self.list)
+
+    def set_conversations(self, conversations: list[Conversation], current_id: int | None) -> None:
+        self.list.blockSignals(True)
+        self.list.clear()
+        self._items = {}
+        for conversation in conversations:
+            item = self._item(conversation)
+            self.list.addItem(item)
+            if conversation.id == current_id:
+                self.list.setCurrentItem(item)
+        self.list.blockSignals(False)
+
+    def bring_to_top(self, conversation: Conversation) -> None:
+        """Show ``conversation`` first, selected, with its current title: what a new message does to the
+        newest-first list, without rebuilding it (a rebuild took ~40 ms with 2,000 conversations)."""
+        self.list.blockSignals(True)
+        item = self._items.get(conversation.id)
+        if item is None:
+            item = self._item(conversation)
+        else:
+            self.list.takeItem(self.list.row(item))
+            item.setText(conversation.title)
+            item.setToolTip(conversation.title)
+        self.list.insertItem(0, item)
+        self.list.setCurrentItem(item)
+        self.list.blockSignals(False)
+
+    def _item(self, conversation: Conversation) -> QListWidgetItem:
+        item = QListWidgetItem(conversation.title)
+        item.setData(Qt.ItemDataRole.UserRole, conversation.id)
+        item.setToolTip(conversation.title)
+        self._items[conversation.id] = item
+        return item
+
+    def titles(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def current_id(self) -> int | None:
+        item = self.list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item else None
+
+    def rename_current(self, title: str | None = None) -> None:
+        conversation_id = self.current_id()
+        if conversation_id is None:
+            return
+        if not isinstance(title, str):
+            title, ok = QInputDialog.getText(self, "Rename conversation", "Title:",
+                                             text=self.list.currentItem().text())
+            if not ok:
+                return
+        self.sig_rename.emit(conversation_id, title)
+
+    def delete_current(self) -> None:
+        conversation_id = self.current_id()
+        if conversation_id is None:
+            return
+        if self.confirm:
+            answer = QMessageBox.question(self, "Delete conversation",
+                                          f"Delete “{self.list.currentItem().text()}” and all its messages?")
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self.sig_delete.emit(conversation_id)
+
+    def _open_item(self, item: QListWidgetItem) -> None:
+        self.sig_open.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def _menu(self, pos) -> None:
+        if self.list.itemAt(pos) is None:
+            return
+        menu = QMenu(self)
+        menu.addAction(self._rename_action)
+        menu.addAction(self._delete_action)
+        menu.exec(self.list.mapToGlobal(pos))

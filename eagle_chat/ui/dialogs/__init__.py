@@ -1,1 +1,0 @@
-"""Dialogs opened from the main window (each one a self-contained feature)."""

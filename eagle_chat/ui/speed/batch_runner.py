@@ -1,0 +1,97 @@
+"""BatchRunner: runs a list of replies one after another on the controller's worker (comparisons, tuning).
+
+Jobs go through the same worker thread and pipeline as chat replies, so only one thing ever runs on the
+device at a time, and they never touch the open conversation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from eagle_chat.core.generation.engine import GenerationResult, GenerationSettings
+from eagle_chat.ui.controller import ChatController
+
+
+@dataclass(frozen=True)
+class Job:
+    prompt: str | list
+    settings: GenerationSettings
+    tag: object = None  # whatever the caller needs to file the result (mode, K, prompt index…)
+    draft_free: bool = False  # run on the draft-free reference pipeline
+
+
+@dataclass
+class JobResult:
+    job: Job
+    result: GenerationResult | None
+    request_id: int = 0
+
+
+@dataclass
+class _Batch:
+    jobs: list[Job]
+    results: list[JobResult] = field(default_factory=list)
+    request_id: int | None = None
+
+
+class BatchRunner(QObject):
+    sig_job_started = Signal(int, object, int)
+    """A job started: its index, the Job, and the controller's request id (to match live chart points)."""
+    sig_job_finished = Signal(int, object)
+    """A job ended: its index and the JobResult (result None if it failed)."""
+    sig_done = Signal(object)
+    """All jobs ended (or the batch was cancelled): the list of JobResults so far."""
+
+    def __init__(self, controller: ChatController, parent: QObject | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self._batch: _Batch | None = None
+        self._cancelled = False
+        controller.sig_ephemeral_finished.connect(self._on_finished)
+
+    def is_running(self) -> bool:
+        return self._batch is not None
+
+    def start(self, jobs: list[Job]) -> bool:
+        """Start the jobs; False (and the controller says why) if the worker is busy."""
+        if self._batch is not None or not jobs:
+            return False
+        self._cancelled = False
+        self._batch = _Batch(list(jobs))
+        if not self._next():
+            self._batch = None
+            return False
+        return True
+
+    def cancel(self) -> None:
+        """Stop the job in flight and run no more."""
+        if self._batch is not None:
+            self._cancelled = True
+            self.controller.stop()
+
+    def _next(self) -> bool:
+        batch = self._batch
+        index = len(batch.results)
+        job = batch.jobs[index]
+        request_id = self.controller.run_ephemeral(job.prompt, job.settings, draft_free=job.draft_free)
+        if request_id is None:
+            return False
+        batch.request_id = request_id
+        self.sig_job_started.emit(index, job, request_id)
+        return True
+
+    @Slot(int, object)
+    def _on_finished(self, request_id: int, result: GenerationResult | None) -> None:
+        batch = self._batch
+        if batch is None or request_id != batch.request_id:
+            return
+        index = len(batch.results)
+        job_result = JobResult(batch.jobs[index], result, request_id)
+        batch.results.append(job_result)
+        self.sig_job_finished.emit(index, job_result)
+        failed = result is None
+        if self._cancelled or failed or len(batch.results) == len(batch.jobs) or not self._next():
+            self._batch = None
+            self.sig_done.emit(batch.results)

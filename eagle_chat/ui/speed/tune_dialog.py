@@ -1,0 +1,201 @@
+"""Auto-tune: sweep the number of draft tokens (and, optionally, draft trees) on a short calibration set and
+keep the fastest.
+
+The right K depends on the model, the kind of prompt and the device, so it is measured here, on this
+machine: a baseline run and one run per configuration for each calibration prompt, interleaved. The fastest
+configuration whose output matches the baseline wins and is saved per (model, draft, device).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCharts import (
+    QBarCategoryAxis,
+    QBarSeries,
+    QBarSet,
+    QChart,
+    QChartView,
+    QLineSeries,
+    QValueAxis,
+)
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from eagle_chat.core.measure.bench import (
+    TUNE_KS,
+    BenchReport,
+    choose,
+    run_record,
+    summarise,
+    sweep_configs,
+    sweep_settings,
+    tree_label,
+)
+from eagle_chat.ui.controller import ChatController
+from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
+
+CALIBRATION_PROMPTS = (
+    "Write a Python function that reverses a string.",
+    "Write quicksort in Python and explain its time complexity.",
+)
+CALIBRATION_TOKENS = 96
+TUNE_TREES = ((3, 2), (4, 2))  # (depth, branching) tried with every K >= depth when trees are asked for
+
+
+class TuneDialog(QDialog):
+    sig_chosen = Signal(int, str)
+    """The sweep chose this K, and this draft tree ("DEPTHxBRANCHING"; "" for a chain)."""
+
+    def __init__(self, controller: ChatController, parent: QWidget | None = None, *,
+                 ks=TUNE_KS, trees=TUNE_TREES, prompts=CALIBRATION_PROMPTS,
+                 max_new_tokens: int = CALIBRATION_TOKENS):
+        super().__init__(parent)
+        self.setObjectName("tuneDialog")
+        self.setWindowTitle("Auto-tune draft tokens")
+        self.controller = controller
+        self.ks = tuple(ks)
+        self.trees = tuple(trees)
+        self._configs: list[tuple[int, tuple[int, int] | None]] = []
+        self.prompts = tuple(prompts)
+        self.max_new_tokens = max_new_tokens
+        self.report: BenchReport | None = None
+        self.runner = BatchRunner(controller, self)
+        self.runner.sig_job_finished.connect(self._on_job_finished)
+        self.runner.sig_done.connect(self._on_done)
+        self._build()
+
+    def configurations(self) -> list[tuple[int, tuple[int, int] | None]]:
+        """(K, tree or None) to measure: every K as a chain, plus every tree with each K it fits when asked."""
+        return sweep_configs(self.ks, self.trees if self.trees_check.isChecked() else ())
+
+    def start(self) -> bool:
+        """Warm-up, then for each prompt: baseline and every configuration (alternating order)."""
+        self._configs = self.configurations()
+        jobs = [Job(self.prompts[0], sweep_settings(None, None, self.max_new_tokens), ("warmup", None, -1))]
+        for index, prompt in enumerate(self.prompts):
+            order = [(None, None), *self._configs]
+            if index % 2:
+                order.reverse()
+            jobs += [Job(prompt, sweep_settings(k, tree, self.max_new_tokens),
+                         ("baseline" if k is None else "speculative", k, index)) for k, tree in order]
+        self._total = len(jobs)
+        self.status.setText(f"Measuring… 0/{self._total}")
+        started = self.runner.start(jobs)
+        self.start_button.setEnabled(not started)
+        if not started:
+            self.status.setText("The model is busy or has no EAGLE-3 draft; try again later.")
+        return started
+
+    def _on_job_finished(self, index: int, job_result) -> None:
+        self.status.setText(f"Measuring… {index + 1}/{self._total}")
+
+    def _on_done(self, results) -> None:
+        self.start_button.setEnabled(True)
+        runs = []
+        for job_result in results:
+            mode, k, prompt_index = job_result.job.tag
+            if mode == "warmup" or job_result.result is None:
+                continue
+            runs.append(run_record(mode, k, prompt_index, 0, job_result.result))
+        measured = [(k, tree_label(tree)) for k, tree in self._configs
+                    if any(r.k == k and r.tree == tree_label(tree) for r in runs)]
+        if not measured or not any(r.mode == "baseline" for r in runs):
+            self.status.setText("The sweep did not finish.")
+            return
+        spec = (self.controller.loaded or {}).get("spec")
+        report = BenchReport(getattr(spec, "device", "?"), getattr(spec, "precision", "?"), "same",
+                             self.max_new_tokens, list(self.prompts), runs)
+        report.summary = [summarise(runs, k, tree) for k, tree in measured]
+        best = choose(report)
+        report.chosen_k, report.chosen_tree = best.k, best.tree
+        self.report = report
+        self._plot(report)
+        self.status.setText(
+            f"Fastest: {_config_label(best)} — {best.speculative_tokens_per_s:.0f} tok/s vs baseline "
+            f"{best.baseline_tokens_per_s:.0f} (×{best.speedup:.2f}). Saved as the default for this model, "
+            "draft and device."
+        )
+        self.sig_chosen.emit(best.k, best.tree or "")
+
+    def _plot(self, report: BenchReport) -> None:
+        chart = self.chart_view.chart()
+        chart.removeAllSeries()
+        for axis in chart.axes():
+            chart.removeAxis(axis)
+        bars = QBarSet("EAGLE-3 tokens/s")
+        bars.setColor(QColor("#059669"))
+        for s in report.summary:
+            bars.append(s.speculative_tokens_per_s)
+        series = QBarSeries()
+        series.append(bars)
+        chart.addSeries(series)
+        categories = QBarCategoryAxis()
+        categories.append([_config_label(s) for s in report.summary])
+        values = QValueAxis()
+        top = max([s.speculative_tokens_per_s for s in report.summary] + [report.summary[0].baseline_tokens_per_s])
+        values.setRange(0, top * 1.15)
+        chart.addAxis(categories, Qt.AlignmentFlag.AlignBottom)
+        chart.addAxis(values, Qt.AlignmentFlag.AlignLeft)
+        series.attachAxis(categories)
+        series.attachAxis(values)
+        baseline = QLineSeries()
+        baseline.setName("baseline")
+        pen = QPen(QColor("#6b7280"))
+        pen.setStyle(Qt.PenStyle.DashLine)
+        pen.setWidthF(2)
+        baseline.setPen(pen)
+        level = report.summary[0].baseline_tokens_per_s
+        baseline.append([QPointF(-0.5, level), QPointF(len(report.summary) - 0.5, level)])
+        chart.addSeries(baseline)
+        hidden_x = QValueAxis()
+        hidden_x.setRange(-0.5, len(report.summary) - 0.5)
+        hidden_x.setVisible(False)
+        chart.addAxis(hidden_x, Qt.AlignmentFlag.AlignBottom)
+        baseline.attachAxis(hidden_x)
+        baseline.attachAxis(values)
+
+    def _build(self) -> None:
+        self.chart_view = QChartView(QChart())
+        self.chart_view.setObjectName("tuneChart")
+        self.chart_view.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.chart_view.chart().setTitle("tokens/s per number of draft tokens (dashed: baseline)")
+        self.chart_view.setMinimumSize(520, 300)
+        self.status = QLabel("Measures each K on two short prompts (about a minute on a laptop).")
+        self.status.setObjectName("tuneStatus")
+        self.status.setWordWrap(True)
+        self.trees_check = QCheckBox(
+            "Also try draft trees (" + ", ".join(f"depth {d} × {b} branches" for d, b in self.trees)
+            + "); takes about twice as long"
+        )
+        self.trees_check.setObjectName("tuneTreesCheck")
+        self.trees_check.setVisible(bool(self.trees))
+        self.start_button = QPushButton("Start")
+        self.start_button.setObjectName("tuneStartButton")
+        self.start_button.clicked.connect(self.start)
+        close = QPushButton("Close")
+        close.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.chart_view)
+        layout.addWidget(self.status)
+        layout.addWidget(self.trees_check)
+        layout.addLayout(buttons)
+
+    def reject(self) -> None:
+        self.runner.cancel()
+        super().reject()
+
+
+def _config_label(summary) -> str:
+    return f"K={summary.k}" + (f" tree {summary.tree}" if summary.tree else "")

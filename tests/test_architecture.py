@@ -1,0 +1,29 @@
+"""The house rules, checked: the import-linter contracts in pyproject.toml, and module sizes.
+
+import-linter builds the whole import graph (indirect imports and ``from pkg import module`` included), so
+``core`` importing Qt or ``ui`` anywhere, or a circle between the layers, fails here.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_LINES = 400
+MAX_MAIN_WINDOW_LINES = 300
+
+
+def test_import_contracts_hold():
+    lint = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "0 broken" in result.stdout, result.stdout[-4000:]
+
+
+def test_modules_stay_small():
+    sizes = {p.relative_to(ROOT): len(p.read_text(encoding="utf-8").splitlines())
+             for p in (ROOT / "eagle_chat").rglob("*.py")}
+    too_long = {str(p): n for p, n in sizes.items() if n > MAX_LINES}
+    assert not too_long, f"modules over {MAX_LINES} lines: {too_long}"
+    main_window = sizes[Path("eagle_chat/ui/main_window.py")]
+    assert main_window <= MAX_MAIN_WINDOW_LINES, f"ui/main_window.py has {main_window} lines"
