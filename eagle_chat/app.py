@@ -33,9 +33,11 @@ def gui_parser() -> argparse.ArgumentParser:
 
 def create_main_window(argv: list[str]):
     """Build the fully wired main window without entering the event loop (tests use this)."""
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     from eagle_chat.core.storage.store import ConversationStore
+    from eagle_chat.ui import i18n, theme
     from eagle_chat.ui.controller import ChatController
     from eagle_chat.ui.main_window import MainWindow
 
@@ -44,9 +46,12 @@ def create_main_window(argv: list[str]):
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(paths.APP_NAME)
     app.setApplicationDisplayName(paths.APP_NAME)
+    app.setWindowIcon(QIcon(str(paths.resources_dir() / "icons" / "eagle-chat.svg")))
 
     settings_path = paths.settings_file()
     settings, settings_notice = load_settings(settings_path)
+    i18n.apply_language(app, i18n.choose_language(settings.language))  # before any widget is made
+    theme.apply_theme(app, settings.theme)
     notices = [settings_notice] if settings_notice else []
     if args.model is not None:
         settings.target_dir = str(args.model.resolve())

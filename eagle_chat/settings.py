@@ -36,6 +36,8 @@ class Settings:
     hf_endpoint: str | None = None  # a Hugging Face mirror, e.g. https://hf-mirror.com; None: huggingface.co
     modelscope_endpoint: str | None = None  # None: ModelScope's default site
     download_source: str = "hf"
+    language: str | None = None  # None: follow the system locale; else a code from ui.i18n.LANGUAGES
+    theme: str = "system"  # "system", "light" or "dark"
 
 
 def load_settings(path: Path) -> tuple[Settings, str | None]:
@@ -67,7 +69,7 @@ def _check_types(settings: Settings) -> None:
     expectations = {
         "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
         "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict, "tuned_tree": dict,
-        "download_source": str,
+        "download_source": str, "theme": str,
     }
     for name, kind in expectations.items():
         if not isinstance(getattr(settings, name), kind):

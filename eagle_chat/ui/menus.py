@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QApplication
+
+from eagle_chat.ui import i18n, theme
 
 
 def build_menus(window) -> None:
@@ -16,6 +19,8 @@ def build_menus(window) -> None:
     compare = QAction("Compare baseline vs EAGLE-3", window)
     compare.triggered.connect(lambda: window.open_compare())
     view_menu.addActions([compare, demo])
+    view_menu.addSeparator()
+    add_appearance_menus(window, view_menu)
     chat_menu = bar.addMenu("&Conversation")
     export = QAction("Export stats (CSV, JSON) and chart (PNG)…", window)
     export.triggered.connect(window.export_clicked)
@@ -23,3 +28,38 @@ def build_menus(window) -> None:
     new = QAction("New conversation", window, shortcut=QKeySequence.StandardKey.New)
     new.triggered.connect(window.new_conversation)
     window.addAction(new)
+
+
+def add_appearance_menus(window, view_menu) -> None:
+    """View → Theme (applied at once) and View → Language (applied on restart)."""
+    theme_menu = view_menu.addMenu("&Theme")
+    theme_menu.setObjectName("themeMenu")
+    group = QActionGroup(theme_menu)
+    for value, label in (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark")):
+        action = theme_menu.addAction(label)
+        action.setObjectName(f"theme_{value}")
+        action.setCheckable(True)
+        action.setChecked(window.settings.theme == value)
+        group.addAction(action)
+        action.triggered.connect(lambda _=False, v=value: _set_theme(window, v))
+    language_menu = view_menu.addMenu("&Language")
+    language_menu.setObjectName("languageMenu")
+    group = QActionGroup(language_menu)
+    for value, label in ((None, "Follow the system"), *i18n.LANGUAGES.items()):
+        action = language_menu.addAction(label)
+        action.setObjectName(f"language_{value or 'system'}")
+        action.setCheckable(True)
+        action.setChecked(window.settings.language == value)
+        group.addAction(action)
+        action.triggered.connect(lambda _=False, v=value: _set_language(window, v))
+
+
+def _set_theme(window, value: str) -> None:
+    theme.apply_theme(QApplication.instance(), value)
+    window.binder.update(theme=value)
+
+
+
+def _set_language(window, value: str | None) -> None:
+    window.binder.update(language=value)
+    window.statusBar().showMessage("The new language applies when EagleChat starts again.", 8000)

@@ -4,7 +4,7 @@ its Send and Stop buttons."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 
@@ -21,8 +21,23 @@ class PromptEdit(QPlainTextEdit):
         self.setPlaceholderText("Message EagleChat — Enter to send, Shift+Enter for a new line, Esc to stop")
         self.setTabChangesFocus(True)
         self.setMaximumHeight(120)
+        self._composing = False
+
+    def is_composing(self) -> bool:
+        """An input method (e.g. Chinese pinyin) has uncommitted text: Enter belongs to it, not to Send."""
+        return self._composing
+
+    def inputMethodEvent(self, event: QInputMethodEvent) -> None:  # noqa: N802 - Qt override
+        self._composing = bool(event.preeditString())
+        super().inputMethodEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if self._composing:
+            # Mid-composition Enter and Esc belong to the input method (commit / cancel the candidate);
+            # one that reaches us anyway must neither send nor insert a line break.
+            if event.key() not in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
+                super().keyPressEvent(event)
+            return
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
                 self.insertPlainText("\n")

@@ -1,0 +1,73 @@
+"""The UI language: EagleChat's own translations and Qt's, installed before any widget is made.
+
+The language follows the system locale (``LANG`` / the OS setting) unless View → Language chose one (saved
+in the settings; applied on restart). Translations are compiled ``.qm`` files in
+``resources/translations`` (built from the ``.ts`` sources by ``tools/translations.py``); Qt's own
+``qt_<lang>.qm`` comes with PySide6, so standard dialogs and buttons speak the same language.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from eagle_chat import paths
+
+# code -> name shown in View → Language (each in its own language)
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+TRANSLATION_PREFIX = "eaglechat_"
+
+
+def translations_dir() -> Path:
+    return paths.resources_dir() / "translations"
+
+
+def choose_language(saved: str | None, locale: QLocale | None = None) -> str:
+    """The language to use: the saved choice if it is one we have, else the system locale's, else English."""
+    if saved in LANGUAGES:
+        return saved
+    locale = locale or QLocale.system()
+    name = locale.name()  # e.g. "zh_CN", "zh_TW", "en_US"
+    if name in LANGUAGES:
+        return name
+    if locale.language() == QLocale.Language.Chinese:
+        return "zh_CN"
+    return "en"
+
+
+_installed: list[QTranslator] = []
+
+
+def apply_language(app: QCoreApplication, language: str) -> list[QTranslator]:
+    """Replace whatever translators an earlier call installed with those for ``language``."""
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed[:] = install_translators(app, language)
+    if language == "en":
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+    return list(_installed)
+
+
+def install_translators(app: QCoreApplication, language: str) -> list[QTranslator]:
+    """Load and install the app's and Qt's translators for ``language``; returns those installed (keep them
+    alive as long as the app). English needs none."""
+    installed = []
+    if language == "en":
+        return installed
+    candidates = (
+        (f"{TRANSLATION_PREFIX}{language}", str(translations_dir())),
+        (f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
+        (f"qt_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
+    )
+    loaded_qt = False
+    for name, folder in candidates:
+        if name.startswith("qt_") and loaded_qt:
+            continue  # qt_<lang> is the meta catalog that includes qtbase; one of the two is enough
+        translator = QTranslator(app)
+        if translator.load(name, folder):
+            app.installTranslator(translator)
+            installed.append(translator)
+            loaded_qt = loaded_qt or name.startswith("qt")
+    QLocale.setDefault(QLocale(language))
+    return installed

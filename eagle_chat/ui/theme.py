@@ -1,0 +1,115 @@
+"""Colours that follow the theme: every colour the app draws comes from here, chosen for the palette.
+
+Qt widgets follow the palette by themselves; what they cannot follow are colours written into HTML (the
+chat view, code blocks, notices) and chart pens. :func:`colours` derives those from the application
+palette — dark text on light backgrounds or light text on dark ones — and picks a Pygments style to match.
+:func:`contrast_ratio` is WCAG 2.x's formula, so tests can check that notices and code stay readable (AA:
+4.5:1). :func:`apply_theme` is View → Theme: follow the system, or force light or dark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+
+THEMES = ("system", "light", "dark")
+
+
+@dataclass(frozen=True)
+class Colours:
+    dark: bool
+    text: str
+    muted: str  # secondary text: labels, footers
+    faint: str  # placeholders
+    notice_background: str
+    notice_text: str
+    error_background: str
+    error_text: str
+    code_background: str
+    code_text: str
+    user_role: str
+    assistant_role: str
+    warning: str  # e.g. "(stopped)" after a role name
+    speculative: str  # chart series and accents for EAGLE-3
+    baseline: str
+    other_series: str
+    pygments_style: str
+
+
+LIGHT = Colours(
+    dark=False, text="#111827", muted="#4b5563", faint="#6b7280",
+    notice_background="#fef3c7", notice_text="#451a03", error_background="#fee2e2", error_text="#7f1d1d",
+    code_background="#f3f4f6", code_text="#111827", user_role="#1d4ed8", assistant_role="#047857",
+    warning="#92400e", speculative="#059669", baseline="#6b7280", other_series="#2563eb",
+    pygments_style="default",
+)
+DARK = Colours(
+    dark=True, text="#f3f4f6", muted="#c4c9d1", faint="#9ca3af",
+    notice_background="#422006", notice_text="#fde68a", error_background="#450a0a", error_text="#fecaca",
+    code_background="#1f2937", code_text="#e5e7eb", user_role="#93c5fd", assistant_role="#6ee7b7",
+    warning="#fcd34d", speculative="#34d399", baseline="#9ca3af", other_series="#60a5fa",
+    pygments_style="monokai",
+)
+
+
+def is_dark(palette: QPalette | None = None) -> bool:
+    """A palette is dark when its window colour is darker than its text colour."""
+    palette = palette if palette is not None else QGuiApplication.palette()
+    window = palette.color(QPalette.ColorRole.Window)
+    text = palette.color(QPalette.ColorRole.WindowText)
+    return window.lightnessF() < text.lightnessF()
+
+
+def colours(palette: QPalette | None = None) -> Colours:
+    """The colour set for ``palette`` (the application's by default)."""
+    return DARK if is_dark(palette) else LIGHT
+
+
+def relative_luminance(colour: str | QColor) -> float:
+    c = QColor(colour)
+
+    def channel(value: float) -> float:
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
+
+
+def contrast_ratio(foreground: str | QColor, background: str | QColor) -> float:
+    """WCAG 2.x contrast ratio, 1 … 21."""
+    a, b = relative_luminance(foreground), relative_luminance(background)
+    lighter, darker = max(a, b), min(a, b)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def dark_palette() -> QPalette:
+    """A dark palette for platforms whose style offers none (Fusion-style colours)."""
+    p = QPalette()
+    roles = QPalette.ColorRole
+    for role, value in (
+        (roles.Window, "#1f2125"), (roles.WindowText, "#e8eaed"), (roles.Base, "#16181b"),
+        (roles.AlternateBase, "#24272b"), (roles.Text, "#e8eaed"), (roles.Button, "#2a2d31"),
+        (roles.ButtonText, "#e8eaed"), (roles.ToolTipBase, "#2a2d31"), (roles.ToolTipText, "#e8eaed"),
+        (roles.Highlight, "#3b82f6"), (roles.HighlightedText, "#ffffff"), (roles.Link, "#93c5fd"),
+        (roles.PlaceholderText, "#9ca3af"), (roles.BrightText, "#ffffff"),
+    ):
+        p.setColor(role, QColor(value))
+    p.setColor(QPalette.ColorGroup.Disabled, roles.Text, QColor("#6b7280"))
+    p.setColor(QPalette.ColorGroup.Disabled, roles.ButtonText, QColor("#6b7280"))
+    p.setColor(QPalette.ColorGroup.Disabled, roles.WindowText, QColor("#6b7280"))
+    return p
+
+
+def apply_theme(app, choice: str) -> None:
+    """``system`` follows the platform; ``light`` / ``dark`` force one (colour scheme hint + palette)."""
+    if choice not in THEMES:
+        choice = "system"
+    hints = app.styleHints()
+    scheme = {"system": Qt.ColorScheme.Unknown, "light": Qt.ColorScheme.Light, "dark": Qt.ColorScheme.Dark}
+    if hasattr(hints, "setColorScheme"):  # Qt 6.8+
+        hints.setColorScheme(scheme[choice])
+    if choice == "dark" and not is_dark(app.palette()):
+        app.setPalette(dark_palette())  # the style (e.g. offscreen, or Windows' vista style) has no dark mode
+    elif choice == "light" and is_dark(app.palette()):
+        app.setPalette(app.style().standardPalette())
