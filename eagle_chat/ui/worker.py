@@ -28,8 +28,6 @@ CHUNK_SIGNAL_INTERVAL_S = 0.015
 class GenerationWorker(QObject):
     """Loads a pipeline and runs replies on the thread it was moved to."""
 
-    sig_loading = Signal(object)
-    """A load started: the PipelineSpec."""
     sig_loaded = Signal(object)
     """A load finished: dict with has_draft, supports_thinking, load_time_ms, device, spec."""
     sig_load_failed = Signal(object, str)
@@ -52,7 +50,6 @@ class GenerationWorker(QObject):
     @Slot(object)
     def load(self, spec: PipelineSpec) -> None:
         self._release()
-        self.sig_loading.emit(spec)
         try:
             engine = Engine(spec)
         except UserError as error:
