@@ -10,6 +10,7 @@ from __future__ import annotations
 from eagle_chat.core.acquisition.staging import format_bytes
 from eagle_chat.core.acquisition.steps import Progress
 from eagle_chat.core.generation.metrics import GenerationStats
+from eagle_chat.core.generation.npu_drafting import DraftTree
 from eagle_chat.core.measure.compare import Comparison, Divergence
 from eagle_chat.core.models import speed_demo
 from eagle_chat.core.models.catalog import CatalogEntry
@@ -135,3 +136,14 @@ def export_blocked_text(problem: str) -> str:
     """Why Download is off for an entry whose Hugging Face-format draft cannot be exported here."""
     return ("Download is off: this entry's EAGLE-3 draft comes in Hugging Face format and must be exported to "
             f"OpenVINO first. {problem}")
+
+
+def npu_tree_text(tree: DraftTree, problem: str | None = None) -> tuple[str, str]:
+    """(label, tooltip) for the tree GenAI drafts on the NPU with the current K and tuned tree."""
+    if problem:
+        return f"NPU cannot draft {tree.candidates} tokens this way", problem
+    why = ("On the NPU, OpenVINO GenAI drafts trees only: a chain of K tokens is a tree K deep with one "
+           "branch, and the limits are compiled into the draft when the model loads.")
+    if tree.is_chain:
+        return f"NPU drafts a chain: depth {tree.depth} × 1 branch, {tree.verified} candidates", why
+    return f"NPU drafts a tree: depth {tree.depth} × {tree.branching} branches, {tree.verified} candidates", why
