@@ -40,6 +40,7 @@ def create_main_window(argv: list[str]):
     from eagle_chat.ui import i18n, theme
     from eagle_chat.ui.controller import ChatController
     from eagle_chat.ui.main_window import MainWindow
+    from eagle_chat.ui.speed.npu_tree_hint import NpuTreeHint
 
     args = gui_parser().parse_args(argv)
     apply_home(args)
@@ -97,6 +98,7 @@ def create_main_window(argv: list[str]):
         controller.shutdown()  # never leave the worker thread running behind a failed start
         store.close()
         raise
+    NpuTreeHint(window)  # the tree the NPU drafts, next to the K slider (owned by the window)
     if notices:
         window.show_notice("\n".join(notices))
     window.start()

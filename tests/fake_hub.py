@@ -73,10 +73,13 @@ class FakeHub:
     _thread: threading.Thread | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add_repo(self, repo_id: str, folder: Path) -> Repo:
+    def add_repo(self, repo_id: str, folder: Path, exclude: tuple[str, ...] = ()) -> Repo:
+        """Serve ``folder`` as ``repo_id`` (also while the hub runs); files named in ``exclude`` are left out."""
         files = {}
         for path in sorted(folder.rglob("*")):
             rel = path.relative_to(folder).as_posix()
+            if rel in exclude:
+                continue
             if path.is_file() and not any(part.startswith(".") for part in rel.split("/")):
                 data = path.read_bytes()
                 files[rel] = RepoFile(
@@ -308,6 +311,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 TINY_TARGET_REPO = "test/tiny-qwen3"
 TINY_HEAD_REPO = "test/tiny-qwen3-eagle3"
+TINY_IR_DRAFT_REPO = "test/tiny-qwen3-eagle3-ov"  # the draft already exported: OpenVINO IR, no tokenizer
+OPENVINO_TOKENIZER_FILES = ("openvino_tokenizer.xml", "openvino_tokenizer.bin", "openvino_detokenizer.xml",
+                            "openvino_detokenizer.bin")
 
 
 def tiny_models_root() -> Path:
@@ -359,4 +365,31 @@ def tiny_catalog(fake_hub, eagle_home):
         "export": {"default": {"weight_format": "fp16"}},
     }
     paths.user_catalog_file().write_text(json.dumps({"version": 1, "pairs": [entry]}), encoding="utf-8")
+    return load_catalog()
+
+
+@pytest.fixture
+def tiny_ir_catalog(tiny_catalog, fake_hub):
+    """Adds a user catalog entry ``tiny-ir`` whose draft repository holds OpenVINO IR (``"format":
+    "openvino"``): the tiny IR draft without its OpenVINO tokenizer, as pre-exported drafts are often
+    published. The hub also serves the ``tiny`` entry's repos. Returns the merged catalog."""
+    from eagle_chat import paths
+    from eagle_chat.core.models.catalog import load_catalog
+
+    draft = fake_hub.add_repo(TINY_IR_DRAFT_REPO, tiny_models_root() / "tiny-qwen3-eagle3",
+                              exclude=OPENVINO_TOKENIZER_FILES)
+    target = fake_hub.repos[TINY_TARGET_REPO]
+    data = json.loads(paths.user_catalog_file().read_text(encoding="utf-8"))
+    data["pairs"].append({
+        "name": "tiny-ir",
+        "title": "Tiny Qwen3, pre-exported draft (test)",
+        "description": "The tiny test pair; its draft repository already holds OpenVINO IR.",
+        "target": {"hf": TINY_TARGET_REPO, "modelscope": TINY_TARGET_REPO,
+                   "bytes": sum(f.size for f in target.files.values())},
+        "draft": {"hf": TINY_IR_DRAFT_REPO, "modelscope": TINY_IR_DRAFT_REPO, "format": "openvino",
+                  "bytes": sum(f.size for f in draft.files.values())},
+        "start_k": {"CPU": 3},
+        "evidence": "served by tests/fake_hub.py from tests/models",
+    })
+    paths.user_catalog_file().write_text(json.dumps(data), encoding="utf-8")
     return load_catalog()

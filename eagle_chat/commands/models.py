@@ -93,7 +93,9 @@ def cmd_list(args: argparse.Namespace) -> int:
             "bundled": bundled.to_json() if bundled else None,
             "available": [
                 {"name": e.name, "title": e.title, "devices": list(e.devices()),
-                 "sources": list(e.sources()), "approx_bytes": e.target.approx_bytes + e.draft.approx_bytes}
+                 "sources": list(e.sources()), "approx_bytes": e.target.approx_bytes + e.draft.approx_bytes,
+                 "needs_export": e.needs_export, "cannot_pull_here": pulls.export_problem(e),
+                 "evidence": e.evidence, "unverified": e.unverified or None}
                 for e in catalog.entries
             ],
             "unfinished": {name: [str(p) for p in folders] for name, folders in unfinished.items()},
@@ -119,6 +121,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     for entry in catalog.entries:
         mark = " (installed)" if entry.name in installed_names else ""
+        mark += " (unverified)" if entry.unverified else ""
+        mark += " (needs a draft export this installation cannot do)" if pulls.export_problem(entry) else ""
         sources = ", ".join(SOURCE_LABELS[s] for s in entry.sources()) or "no source"
         size = format_bytes(entry.target.approx_bytes + entry.draft.approx_bytes)
         print(f"  {entry.name:<22} {entry.title}, about {size}; {'/'.join(entry.devices())}; {sources}{mark}")

@@ -68,6 +68,10 @@ class ModelBar(QWidget):
         self.k_slider.setFixedWidth(110)
         self.k_label = QLabel()
         self.k_label.setObjectName("assistantTokensLabel")
+        self.npu_tree_label = QLabel()  # what GenAI drafts on the NPU, where every draft is a tree
+        self.npu_tree_label.setObjectName("npuTreeLabel")
+        self.npu_tree_label.setStyleSheet("color: #6b7280;")
+        self.npu_tree_label.hide()
         self.k_slider.valueChanged.connect(self._on_k)
         self.k_slider.setValue(5)
         self._on_k(5)
@@ -75,7 +79,7 @@ class ModelBar(QWidget):
         for widget in (self.model_label,):
             layout.addWidget(widget, 1)
         for widget in (self.choose_button, self.draft_toggle, QLabel("Device"), self.device_combo,
-                       QLabel("Draft tokens"), self.k_slider, self.k_label):
+                       QLabel("Draft tokens"), self.k_slider, self.k_label, self.npu_tree_label):
             layout.addWidget(widget)
 
     def set_devices(self, reasons: dict[str, str | None]) -> None:
@@ -110,6 +114,12 @@ class ModelBar(QWidget):
         """While a model loads or a reply runs, the controls that would start a load are off."""
         self.device_combo.setEnabled(not busy)
         self.choose_button.setEnabled(not busy)
+
+    def show_npu_tree(self, text: str, tooltip: str = "") -> None:
+        """Show the tree the NPU will draft next to the K slider; "" hides it (not on the NPU)."""
+        self.npu_tree_label.setText(text)
+        self.npu_tree_label.setToolTip(tooltip)
+        self.npu_tree_label.setVisible(bool(text))
 
     def set_draft_available(self, available: bool) -> None:
         self.draft_toggle.setEnabled(available)

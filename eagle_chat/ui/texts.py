@@ -10,8 +10,10 @@ from __future__ import annotations
 from eagle_chat.core.acquisition.staging import format_bytes
 from eagle_chat.core.acquisition.steps import Progress
 from eagle_chat.core.generation.metrics import GenerationStats
+from eagle_chat.core.generation.npu_drafting import DraftTree
 from eagle_chat.core.measure.compare import Comparison, Divergence
 from eagle_chat.core.models import speed_demo
+from eagle_chat.core.models.catalog import CatalogEntry
 from eagle_chat.core.models.choice import ModelChoice
 
 TOY_NOTE = "toy-quality bundled pair"
@@ -106,3 +108,42 @@ def model_label(choice: ModelChoice) -> str:
     if choice.name:
         name = f"{choice.name} ({name})"
     return f"{name} — {TOY_NOTE}" if choice.bundled else name
+
+
+def catalog_item_text(entry: CatalogEntry, size: str, installed: bool, blocked: bool) -> str:
+    """One line of the Get models list: title, size and what stands out (installed, unverified, blocked)."""
+    marks = [m for m, on in (("installed", installed), ("unverified", bool(entry.unverified)),
+                             ("needs a draft export", blocked)) if on]
+    return f"{entry.title}  ({size})" + "".join(f" — {m}" for m in marks)
+
+
+def catalog_entry_details(entry: CatalogEntry) -> str:
+    """The description pane of the Get models dialog for one catalog entry."""
+    lines = [entry.description]
+    if entry.license:
+        lines.append(f"Licence: {entry.license}.")
+    lines.append("The draft is already exported to OpenVINO: nothing is converted on this computer."
+                 if not entry.needs_export else
+                 "The draft is exported to OpenVINO on this computer after the download (needs optimum-intel).")
+    if entry.unverified:
+        lines.append(f"Unverified: {entry.unverified}")
+    if entry.evidence:
+        lines.append(f"Where these repositories come from: {entry.evidence}")
+    return "\n".join(lines)
+
+
+def export_blocked_text(problem: str) -> str:
+    """Why Download is off for an entry whose Hugging Face-format draft cannot be exported here."""
+    return ("Download is off: this entry's EAGLE-3 draft comes in Hugging Face format and must be exported to "
+            f"OpenVINO first. {problem}")
+
+
+def npu_tree_text(tree: DraftTree, problem: str | None = None) -> tuple[str, str]:
+    """(label, tooltip) for the tree GenAI drafts on the NPU with the current K and tuned tree."""
+    if problem:
+        return f"NPU cannot draft {tree.candidates} tokens this way", problem
+    why = ("On the NPU, OpenVINO GenAI drafts trees only: a chain of K tokens is a tree K deep with one "
+           "branch, and the limits are compiled into the draft when the model loads.")
+    if tree.is_chain:
+        return f"NPU drafts a chain: depth {tree.depth} × 1 branch, {tree.verified} candidates", why
+    return f"NPU drafts a tree: depth {tree.depth} × {tree.branching} branches, {tree.verified} candidates", why

@@ -20,10 +20,37 @@ def test_builtin_catalog_has_the_documented_pairs():
     assert qwen8.draft.repo_id("hf") == "AngelSlim/Qwen3-8B_eagle3"
     assert qwen8.target.repo_id("modelscope") and qwen8.draft.repo_id("modelscope")
     llama = catalog.get("llama3.1-8b")
-    assert llama.draft.repo_id("hf") == "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
+    # optimum-intel exports a head as EAGLE-3 only if its config's architecture says so; this copy's does
+    assert llama.draft.repo_id("hf") == "lmsys/sglang-EAGLE3-LLaMA3.1-Instruct-8B"
+    assert llama.target.repo_id("hf") != "OpenVINO/Llama-3.1-8B-Instruct-int4-ov", "not seen to exist"
     for entry in catalog.entries:
         assert entry.target.approx_bytes > 100_000_000 and entry.draft.approx_bytes > 10_000_000
         assert entry.variant("CPU").start_k["CPU"] >= 1
+        assert len(entry.evidence) > 40, f"{entry.name} names no evidence for its repositories"
+
+
+def test_only_entries_whose_repos_were_checked_go_unmarked():
+    catalog = load_catalog()
+    trusted = {e.name for e in catalog.entries if not e.unverified}
+    assert trusted == {"qwen3-1.7b", "qwen3-4b", "qwen3-8b"}  # the pairs OpenVINO's own tests and docs use
+    assert "third-party" in catalog.get("llama3.1-8b").unverified
+    circulus = catalog.get("qwen3.5-4b-circulus")
+    assert circulus.unverified and "Third-party" in circulus.unverified
+    assert circulus.draft.format == "openvino" and not circulus.needs_export
+    assert all(e.needs_export for e in catalog.entries if e.name != "qwen3.5-4b-circulus")
+
+
+def test_format_is_checked_and_targets_must_be_ir():
+    paths.user_catalog_file().write_text(json.dumps({"version": 1, "pairs": [
+        {"name": "ir", "target": {"hf": "me/t"}, "draft": {"hf": "me/d", "format": "openvino"}},
+        {"name": "odd", "target": {"hf": "me/t"}, "draft": {"hf": "me/d", "format": "gguf"}},
+        {"name": "hf-target", "target": {"hf": "me/t", "format": "hf"}, "draft": {"hf": "me/d"}},
+    ]}), encoding="utf-8")
+    catalog = load_catalog()
+    assert not catalog.get("ir").needs_export and catalog.get("ir").variant("CPU").needs_export is False
+    assert "odd" not in catalog.names() and "hf-target" not in catalog.names()
+    assert any("'format' is \"openvino\"" in p for p in catalog.problems)
+    assert any("must be OpenVINO IR" in p for p in catalog.problems)
 
 
 def test_npu_variant_uses_the_channel_wise_target_and_an_int8_symmetric_draft():

@@ -145,9 +145,10 @@ def test_what_would_be_sent_to_openvino_for_npu_and_gpu(tiny_pair, tmp_path):
     npu = plan_load(PipelineSpec(tiny_pair[0], tiny_pair[1], device="NPU", cache_dir=tmp_path,
                                  npu=NpuOptions(max_prompt_len=2048, min_response_len=64)))
     assert npu.device == npu.draft_device == "NPU"
-    assert npu.properties == npu.draft_properties == {
-        "CACHE_DIR": str(tmp_path), "MAX_PROMPT_LEN": 2048, "MIN_RESPONSE_LEN": 64,
-    }
+    assert npu.properties == {"CACHE_DIR": str(tmp_path), "MAX_PROMPT_LEN": 2048, "MIN_RESPONSE_LEN": 64}
+    # the draft also gets the compile-time tree limits (tests/core/test_npu_drafting.py)
+    assert npu.draft_properties == {**npu.properties, "MAX_TREE_DEPTH": 7, "MAX_BRANCHING_FACTOR": 2,
+                                    "MAX_ASSISTANT_TOKENS": 7}
     assert npu.scheduler is None  # the NPU path takes no scheduler config
     gpu = plan_load(PipelineSpec(tiny_pair[0], tiny_pair[1], device="GPU", precision="f32"))
     assert gpu.device == gpu.draft_device == "GPU"

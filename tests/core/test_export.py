@@ -83,3 +83,57 @@ def test_pull_downloads_exports_checks_and_registers_a_pair_genai_runs(fake_hub,
     listed = subprocess.run([sys.executable, "-m", "eagle_chat", "models", "list", "--home", str(eagle_home)],
                             capture_output=True, text=True, timeout=60)
     assert "tiny" in listed.stdout and "downloaded from hf:test/tiny-qwen3" in listed.stdout
+
+
+def _plain_llama_head(tmp_path):
+    """The committed HF-format head, as the EAGLE authors publish theirs: config.json says LlamaForCausalLM."""
+    import json
+    import shutil
+
+    head = shutil.copytree(paths.tiny_models_dir() / "hf" / "tiny-qwen3-eagle3", tmp_path / "head")
+    config = json.loads((head / "config.json").read_text(encoding="utf-8"))
+    config["architectures"] = ["LlamaForCausalLM"]
+    (head / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    return head
+
+
+def test_a_head_declaring_plain_llama_is_exported_from_a_patched_copy(tmp_path):
+    import json
+
+    head = _plain_llama_head(tmp_path)
+    before = {p.name: p.read_bytes() for p in head.iterdir()}
+    patched = draft_export.head_for_export(head, tmp_path / "work")
+    assert patched == tmp_path / "work"
+    assert json.loads((patched / "config.json").read_text())["architectures"] == ["LlamaForCausalLMEagle3"]
+    assert {p.name: p.read_bytes() for p in head.iterdir()} == before, "the download stays as the hub has it"
+    assert (patched / "model.safetensors").read_bytes() == before["model.safetensors"]
+    # a head that already declares EAGLE-3 is exported as it is
+    assert draft_export.head_for_export(paths.tiny_models_dir() / "hf" / "tiny-qwen3-eagle3",
+                                        tmp_path / "w2") == paths.tiny_models_dir() / "hf" / "tiny-qwen3-eagle3"
+
+
+def test_a_draft_that_is_no_llama_head_is_refused(tmp_path):
+    import json
+
+    head = tmp_path / "qwen"
+    head.mkdir()
+    (head / "config.json").write_text(json.dumps({"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3"}))
+    with pytest.raises(draft_export.DraftExportError, match="not an EAGLE-3 head"):
+        draft_export.head_for_export(head, tmp_path / "work")
+
+
+@pytest.mark.slow
+def test_llama_style_head_export_gives_an_eagle3_ir(tmp_path):
+    """The real export (optimum-cli, via the ExportStep the pull uses) of a head whose config says
+    LlamaForCausalLM: the IR must carry rt_info eagle3_mode, or GenAI would not use it as a draft."""
+    from eagle_chat.core.acquisition import runner, steps
+    from eagle_chat.core.models.catalog import ExportOptions
+
+    head = _plain_llama_head(tmp_path)
+    step = steps.ExportStep(head, tmp_path / "export", tmp_path / "draft", paths.tiny_target_dir(),
+                            ExportOptions(weight_format="fp16"))
+    runner.run_step(step)
+    assert step.export_dir != head, "exported from the patched copy"
+    rt_info = ET.parse(tmp_path / "draft" / folders.MODEL_XML).getroot().find("rt_info")
+    assert rt_info.find("eagle3_mode") is not None
+    assert folders.inspect_draft(tmp_path / "draft").is_eagle3

@@ -117,3 +117,23 @@ def test_helper_processes_run_inside_the_bundle(build, tmp_path):
 
     refused = _run_bundle(bundle, tmp_path, "-m", "json.tool")
     assert refused.returncode == 2 and "only run EagleChat's own modules" in refused.stderr
+
+
+def test_the_bundle_pulls_a_pair_whose_draft_is_already_openvino_ir(build, tmp_path, tiny_ir_catalog, fake_hub,
+                                                                     eagle_home):
+    """Frozen, the app cannot export drafts: an IR draft is downloaded, checked and registered all the same,
+    and an entry that needs an export is refused before anything is downloaded."""
+    bundle, _ = build
+    refused = _run_bundle(bundle, tmp_path, "models", "pull", "tiny", "--endpoint", fake_hub.url,
+                          "--home", str(eagle_home))
+    assert refused.returncode == 2 and "cannot export EAGLE-3 drafts" in refused.stderr, refused.stderr
+    assert fake_hub.requests == []
+
+    done = _run_bundle(bundle, tmp_path, "models", "pull", "tiny-ir", "--endpoint", fake_hub.url,
+                       "--home", str(eagle_home))
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    assert "tiny-ir is ready" in done.stdout and "Checked on CPU: the draft got" in done.stdout
+    from eagle_chat.core.models.registry import ModelRegistry
+
+    pair = ModelRegistry().get("tiny-ir")
+    assert (pair.draft_path / "openvino_tokenizer.xml").is_file()

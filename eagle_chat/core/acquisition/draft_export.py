@@ -8,6 +8,8 @@ Python; when they are missing, :func:`export_tools_problem` says exactly what to
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -29,6 +31,9 @@ EXPORT_MODULES = {  # module to import -> package to install
 TOKENIZER_FILES = (
     "openvino_tokenizer.xml", "openvino_tokenizer.bin", "openvino_detokenizer.xml", "openvino_detokenizer.bin",
 )
+# optimum-intel exports a head as EAGLE-3 only when ``"eagle3" in architectures[0].lower()``; the name the
+# SGLang copies of the EAGLE authors' heads declare (its model_configs.py, EAGLE-3 support since v2.0.0).
+EAGLE3_ARCHITECTURE = "LlamaForCausalLMEagle3"
 
 
 class DraftExportError(UserError):
@@ -71,11 +76,58 @@ def export_command(head_dir: Path, out_dir: Path, options: ExportOptions) -> lis
     ]
 
 
+def head_for_export(head_dir: Path, work_dir: Path) -> Path:
+    """The folder to give ``optimum-cli``: ``head_dir`` when its config.json declares an EAGLE-3 architecture,
+    else a copy of it whose config.json says ``LlamaForCausalLMEagle3``.
+
+    Some heads (the EAGLE authors' own ``yuhuili/EAGLE3-LLaMA3.1-Instruct-8B``) declare plain
+    ``LlamaForCausalLM``; optimum-intel then exports an ordinary Llama that GenAI cannot use as a draft.
+    The downloaded folder stays as the hub has it (its manifest and hashes keep matching): the copy's files
+    are hard links where the disk allows, with only config.json rewritten. ``work_dir`` is replaced.
+    """
+    config_path = head_dir / "config.json"
+    try:
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise DraftExportError(f"The EAGLE-3 head in {head_dir} has no readable config.json ({error}).") from None
+    architectures = config.get("architectures") or []
+    if architectures and "eagle3" in str(architectures[0]).lower():
+        return head_dir
+    if config.get("model_type") != "llama":
+        raise DraftExportError(
+            f"The draft in {head_dir} is not an EAGLE-3 head: its config.json names architectures "
+            f"{architectures or 'none'} and model type {config.get('model_type')!r}; EAGLE-3 heads are "
+            f"Llama-type ({EAGLE3_ARCHITECTURE}). Choose the head made for this model."
+        )
+    if work_dir.exists():
+        shutil.rmtree(work_dir)
+    work_dir.mkdir(parents=True)
+    for source in head_dir.iterdir():
+        if source.name == "config.json" or source.name.startswith("."):
+            continue
+        if source.is_dir():
+            shutil.copytree(source, work_dir / source.name, copy_function=_link_or_copy)
+        else:
+            _link_or_copy(source, work_dir / source.name)
+    config["architectures"] = [EAGLE3_ARCHITECTURE]
+    (work_dir / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return work_dir
+
+
+def _link_or_copy(source, destination) -> None:
+    try:
+        os.link(source, destination)
+    except OSError:  # another disk, or a file system without hard links
+        shutil.copy2(source, destination)
+
+
 def finish_export(out_dir: Path, target_dir: Path) -> None:
-    """Complete an exported draft folder and check it is an EAGLE-3 draft for the target.
+    """Complete a draft folder (exported here, or downloaded as IR) and check it is an EAGLE-3 draft for the
+    target.
 
     EAGLE-3 heads are published without a tokenizer (they share the target's), so optimum writes no
-    OpenVINO tokenizer for them; the target's is copied in, since draft folders must be complete models.
+    OpenVINO tokenizer for them and pre-exported drafts often carry none; the target's is copied in, since
+    draft folders must be complete models.
     """
     for name in TOKENIZER_FILES:
         if not (out_dir / name).exists() and (target_dir / name).exists():

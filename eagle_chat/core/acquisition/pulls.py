@@ -8,6 +8,10 @@
    optimum-intel is the optional ``build-models`` extra),
 4. load the pair and write a short greedy reply; the draft must get tokens accepted (:mod:`.verify_worker`),
 
+— or, for a draft whose repository already holds OpenVINO IR (``"format": "openvino"`` in the catalog),
+2–3 are one download of the IR draft, and nothing needs PyTorch or optimum-intel (nor is it imported);
+that is the only kind of pull the frozen bundle can do (:func:`export_problem` says why the others cannot),
+
 and then :meth:`PullPlan.register` adds it to the registry. Child processes because none of this can be
 interrupted from inside (a hub client mid-transfer, an export, an OpenVINO compile) and a process can: a
 cancel ends the process group (:mod:`.child_process`). Each step's ``command()`` is run by the
@@ -38,6 +42,7 @@ from eagle_chat.core.acquisition.steps import (
     DownloadStep,
     ExportStep,
     ExportToolsMissing,
+    IrDraftDownloadStep,
     Step,
     VerifyStep,
 )
@@ -122,18 +127,28 @@ def plan_pull(
     pair_dir = paths.models_dir() / variant.pair_name
     partial_dir = paths.staging_dir() / variant.pair_name
     target_ref, draft_ref = variant.target, variant.draft
-    head_dir = partial_dir / "draft-hf"
     plan = PullPlan(variant, source, endpoint, registry, pair_dir, partial_dir)
+    target_step = DownloadStep(source, target_ref.repo_id(source), target_ref.revision(source),
+                               partial_dir / "target", pair_dir / "target", endpoint, target_ref.approx_bytes)
+    verify_step = VerifyStep(pair_dir / "target", pair_dir / "draft", verify_device or variant.device,
+                             variant.start_k.get(variant.device, 3), pair_name=variant.pair_name)
+    if not variant.needs_export:
+        draft_step = IrDraftDownloadStep(source, draft_ref.repo_id(source), draft_ref.revision(source),
+                                         partial_dir / "draft", pair_dir / "draft", pair_dir / "target",
+                                         endpoint, draft_ref.approx_bytes)
+        plan.steps = [target_step, draft_step, verify_step]
+        needed = target_step.remaining_bytes() + draft_step.remaining_bytes()
+        staging.ensure_free_space(paths.models_dir(), needed, f"{entry.title} ({variant.device})")
+        return plan
+    head_dir = partial_dir / "draft-hf"
     export_step = ExportStep(head_dir, partial_dir / "draft-export", pair_dir / "draft", pair_dir / "target",
                              variant.export, approx_bytes=draft_ref.approx_bytes)
     plan.steps = [
-        DownloadStep(source, target_ref.repo_id(source), target_ref.revision(source), partial_dir / "target",
-                     pair_dir / "target", endpoint, target_ref.approx_bytes),
+        target_step,
         DownloadStep(source, draft_ref.repo_id(source), draft_ref.revision(source), partial_dir / "draft-hf-dl",
                      head_dir, endpoint, draft_ref.approx_bytes, needed_until=export_step.is_done),
         export_step,
-        VerifyStep(pair_dir / "target", pair_dir / "draft", verify_device or variant.device,
-                   variant.start_k.get(variant.device, 3), pair_name=variant.pair_name),
+        verify_step,
     ]
     if not export_step.is_done():
         problem = export_tools_problem()
@@ -143,6 +158,14 @@ def plan_pull(
     needed += 0 if export_step.is_done() else draft_ref.approx_bytes
     staging.ensure_free_space(paths.models_dir(), needed, f"{entry.title} ({variant.device})")
     return plan
+
+
+def export_problem(entry: CatalogEntry) -> str | None:
+    """Why ``entry`` cannot be pulled here, before anything is downloaded: its draft needs an export and
+    this EagleChat cannot run one (the frozen bundle; a pip install without the ``build-models`` extra).
+    None when it can. A draft already exported (an unfinished earlier pull) is not looked for here:
+    :func:`plan_pull` skips a finished export."""
+    return export_tools_problem() if entry.needs_export else None
 
 
 def import_pair(target_dir: Path, draft_dir: Path, *, name: str | None = None, device: str = "CPU",

@@ -19,6 +19,7 @@ from eagle_chat.core.acquisition.draft_export import (
     export_env,
     export_tools_problem,
     finish_export,
+    head_for_export,
 )
 from eagle_chat.core.acquisition.protocol import parse_event
 from eagle_chat.core.errors import UserError
@@ -164,7 +165,31 @@ class DownloadStep(Step):
             staging.verify_folder(self.staging_dir)
         except staging.StagingError as error:
             raise AcquireError(str(error)) from None
+        self.complete(self.staging_dir)
         move_into_place(self.staging_dir, self.final_dir)
+
+    def complete(self, folder: Path) -> None:
+        """Last touches on a verified download before it moves into place (nothing for a plain download)."""
+
+
+class IrDraftDownloadStep(DownloadStep):
+    """Download a draft that its repository already holds as OpenVINO IR: no export, no PyTorch.
+
+    Before it moves into place the folder gets the target's OpenVINO tokenizer if it has none (drafts
+    share the target's) and must pass the same EAGLE-3 and pair checks as an exported draft. The target is
+    downloaded first, so its folder is there.
+    """
+
+    def __init__(self, source: str, repo: str, revision: str, staging_dir: Path, final_dir: Path,
+                 target_dir: Path, endpoint: str | None = None, approx_bytes: int = 0):
+        super().__init__(source, repo, revision, staging_dir, final_dir, endpoint, approx_bytes)
+        self.target_dir = target_dir
+
+    def complete(self, folder: Path) -> None:
+        try:
+            finish_export(folder, self.target_dir)
+        except DraftExportError as error:
+            raise AcquireError(f"{self.repo} does not hold a usable OpenVINO EAGLE-3 draft. {error}") from None
 
 
 class ExportStep(Step):
@@ -174,6 +199,7 @@ class ExportStep(Step):
                  options: ExportOptions, approx_bytes: int = 0):
         super().__init__()
         self.head_dir, self.out_dir, self.final_dir, self.target_dir = head_dir, out_dir, final_dir, target_dir
+        self.export_dir = head_dir  # what optimum-cli reads: the head, or a copy with a patched config.json
         self.options = options
         self.approx_bytes = approx_bytes
         self.title = f"Exporting the EAGLE-3 draft to OpenVINO ({options.weight_format})"
@@ -193,9 +219,13 @@ class ExportStep(Step):
             shutil.rmtree(self.out_dir)  # a half-written export cannot be resumed
         self.out_dir.parent.mkdir(parents=True, exist_ok=True)
         staging.ensure_free_space(self.out_dir.parent, self.approx_bytes, "exporting the draft")
+        try:
+            self.export_dir = head_for_export(self.head_dir, self.out_dir.with_name(self.out_dir.name + "-head"))
+        except DraftExportError as error:
+            raise AcquireError(str(error)) from None
 
     def command(self) -> StepCommand:
-        return StepCommand(export_command(self.head_dir, self.out_dir, self.options), export_env())
+        return StepCommand(export_command(self.export_dir, self.out_dir, self.options), export_env())
 
     merge_stderr = True  # optimum logs to stderr; its last line is the best progress there is
 

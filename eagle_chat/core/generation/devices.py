@@ -14,7 +14,7 @@ from eagle_chat.core.device_kinds import DEVICE_KINDS  # noqa: F401 - re-exporte
 from eagle_chat.core.errors import UserError
 
 Precision = Literal["default", "f32"]
-NPU_MAX_ASSISTANT_TOKENS = 7
+NPU_MAX_ASSISTANT_TOKENS = 7  # the default compile-time limit of draft tokens per step on NPU
 
 
 class DeviceError(UserError):
@@ -32,11 +32,51 @@ class DeviceInfo:
 
 @dataclass(frozen=True)
 class NpuOptions:
-    """NPU compile-time limits. Prompts longer than ``max_prompt_len`` tokens are refused by the NPU."""
+    """NPU compile-time limits: the NPU compiles every model for fixed sizes, so these are set at load.
+
+    ``max_prompt_len`` / ``min_response_len`` go to both models (GenAI turns them into NPUW_LLM_*). The
+    prompt limit is enforced by the NPU; the reply reserve must cover the longest reply the app lets the
+    user ask for (:meth:`reply_limit`): past the compiled KV size GenAI's plain NPU pipeline stops
+    silently, and its EAGLE-3 pipeline fails in the middle of a reply. 576 covers the app's default of
+    512 new tokens plus the EAGLE-3 verification window (64-token steps, as NPUW rounds them).
+
+    ``max_tree_depth`` / ``max_branching_factor`` / ``max_assistant_tokens`` bound the draft trees GenAI's
+    NPU EAGLE-3 strategy can run; GenAI reads them only from the *draft's* properties (defaults 4 / 2 / 7).
+    These defaults cover everything the app offers: a chain of up to 7 tokens is a tree 7 deep with one
+    branch, and the tuned trees have 2 branches. The cost is a larger draft window
+    (``NPUW_LLM_MAX_GENERATION_TOKEN_LEN`` = depth × branching = 14, rounded to 16, instead of 8).
+
+    ``compiler_type`` None sends no NPU_COMPILER_TYPE: OpenVINO 2026 then uses the compiler in the NPU
+    driver ("DRIVER", its documented default; "PLUGIN", the compiler shipped with OpenVINO, is a preview).
+    """
 
     max_prompt_len: int = 1024
-    min_response_len: int = 128
-    compiler_type: str | None = None  # "DRIVER" or "PLUGIN"; None lets OpenVINO choose
+    min_response_len: int = 576
+    compiler_type: str | None = None  # "DRIVER" or "PLUGIN"; None lets OpenVINO choose (DRIVER)
+    max_tree_depth: int = 7
+    max_branching_factor: int = 2
+    max_assistant_tokens: int = NPU_MAX_ASSISTANT_TOKENS
+
+    def draft_properties(self) -> dict[str, int]:
+        """The compile-time tree limits, for ``draft_model()`` only (GenAI ignores them on LLMPipeline)."""
+        return {
+            "MAX_TREE_DEPTH": int(self.max_tree_depth),
+            "MAX_BRANCHING_FACTOR": int(self.max_branching_factor),
+            "MAX_ASSISTANT_TOKENS": int(self.max_assistant_tokens),
+        }
+
+    def draft_window(self) -> int:
+        """Tokens one EAGLE-3 step occupies in the NPU's KV cache, as NPUW rounds it (a multiple of 8)."""
+        tokens = max(self.max_assistant_tokens + 1, self.max_tree_depth * self.max_branching_factor)
+        return -(-tokens // 8) * 8
+
+    def reply_limit(self, with_draft: bool) -> int:
+        """The longest reply that always fits the compiled KV cache, whatever the prompt (up to its limit).
+
+        Plain NPU decoding stops at prompt + reply = MAX_PROMPT_LEN + MIN_RESPONSE_LEN; EAGLE-3 on NPU also
+        needs room for two verification windows (measured with GenAI 2026.4.1 on the NPU plugin).
+        """
+        return self.min_response_len - (2 * self.draft_window() if with_draft else 0)
 
 
 def list_devices(core=None) -> list[DeviceInfo]:

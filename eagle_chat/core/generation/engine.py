@@ -17,6 +17,7 @@ from pathlib import Path
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation import devices as dev
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
+from eagle_chat.core.generation.npu_drafting import npu_call_tree
 from eagle_chat.core.models import folders
 
 MIN_ASSISTANT_TOKENS = 1
@@ -84,8 +85,11 @@ def plan_load(spec: PipelineSpec) -> LoadPlan:
         return LoadPlan(str(target.path), device, props, None, None, None, target, scheduler)
     draft = folders.inspect_draft(spec.draft_dir)
     folders.check_pair(target, draft)
+    draft_props = dict(props)
+    if device == "NPU":  # GenAI's NPU EAGLE-3 path reads its compile-time tree limits from the draft only
+        draft_props.update(spec.npu.draft_properties())
     # The draft device is always named explicitly: GenAI's EAGLE-3 NPU path requires "NPU" for both.
-    return LoadPlan(str(target.path), device, props, str(draft.path), device, dict(props), target, scheduler)
+    return LoadPlan(str(target.path), device, props, str(draft.path), device, draft_props, target, scheduler)
 
 
 @dataclass(frozen=True)
@@ -248,7 +252,11 @@ class Engine:
             config.top_p = float(settings.top_p)
         if self.has_draft:
             config.num_assistant_tokens = self._assistant_tokens(settings) if speculative else 0
-        if speculative and settings.tree_depth:
+        if self.plan.device == "NPU":  # an explicit tree on every call, within the compiled limits
+            tree = npu_call_tree(settings, speculative, self.has_draft, self.spec.npu)
+            config.tree_depth = tree.depth if tree else 0
+            config.branching_factor = tree.branching if tree else config.branching_factor
+        elif speculative and settings.tree_depth:
             if not 1 <= settings.tree_depth <= config.num_assistant_tokens or settings.branching_factor < 1:
                 raise EngineError(
                     f"A draft tree needs 1 <= depth <= assistant tokens ({config.num_assistant_tokens}) and a "
@@ -261,7 +269,7 @@ class Engine:
 
     def _assistant_tokens(self, settings: GenerationSettings) -> int:
         k = int(settings.num_assistant_tokens)
-        upper = dev.NPU_MAX_ASSISTANT_TOKENS if self.plan.device == "NPU" else MAX_ASSISTANT_TOKENS
+        upper = self.spec.npu.max_assistant_tokens if self.plan.device == "NPU" else MAX_ASSISTANT_TOKENS
         if not MIN_ASSISTANT_TOKENS <= k <= upper:
             raise EngineError(
                 f"The number of assistant tokens must be between {MIN_ASSISTANT_TOKENS} and {upper} on "

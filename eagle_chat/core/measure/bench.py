@@ -22,6 +22,8 @@ from eagle_chat.core.generation.engine import (
     GenerationSettings,
     PipelineSpec,
 )
+from eagle_chat.core.generation.devices import NpuOptions
+from eagle_chat.core.generation.npu_drafting import fits, npu_tree
 from eagle_chat.core.measure.compare import find_divergence
 from eagle_chat.core.measure.tuning import MAX_K, MIN_K
 
@@ -34,6 +36,7 @@ DEFAULT_PROMPTS = (
 
 BaselineSource = Literal["same", "draft-free"]
 TUNE_KS = tuple(range(MIN_K, MAX_K + 1))
+TUNE_TREES = ((3, 2), (4, 2))  # (depth, branching) auto-tune tries with every K >= depth when trees are asked for
 
 
 class BenchError(UserError):
@@ -156,7 +159,7 @@ def run_bench(
         baseline_engine = Engine(spec.with_changes(draft_dir=None))
     report = BenchReport(spec.device, spec.precision, baseline, max_new_tokens, list(prompts))
 
-    configs = sweep_configs(ks, trees)
+    configs = sweep_configs(ks, trees, npu=spec.npu if spec.device == "NPU" else None)
 
     def once(mode: str, k: int | None, prompt: str, tree: tuple[int, int] | None = None) -> GenerationResult:
         engine = speculative_engine if mode == "speculative" else baseline_engine
@@ -185,11 +188,18 @@ def run_bench(
 
 
 def sweep_configs(
-    ks: Sequence[int], trees: Sequence[tuple[int, int]] = ()
+    ks: Sequence[int], trees: Sequence[tuple[int, int]] = (), npu: NpuOptions | None = None
 ) -> list[tuple[int, tuple[int, int] | None]]:
     """(K, tree or None) to measure: every K as a chain, then every draft tree ``(depth, branching)`` with
-    each K it fits (a tree deeper than the drafted tokens cannot be verified)."""
-    return [(k, None) for k in ks] + [(k, tree) for tree in trees for k in ks if tree[0] <= k]
+    each K it fits (a tree deeper than the drafted tokens cannot be verified).
+
+    With ``npu`` (the limits the NPU models are compiled with) only what GenAI's NPU path can run is kept:
+    there a chain of K is a tree K deep with one branch, and every tree must fit the compiled limits.
+    """
+    configs = [(k, None) for k in ks] + [(k, tree) for tree in trees for k in ks if tree[0] <= k]
+    if npu is None:
+        return configs
+    return [(k, tree) for k, tree in configs if fits(npu_tree(k, *(tree or (0, 0))), npu)]
 
 
 def sweep_settings(k: int | None, tree: tuple[int, int] | None, max_new_tokens: int) -> GenerationSettings:

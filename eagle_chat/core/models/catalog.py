@@ -7,6 +7,13 @@ catalog: its problems are collected as sentences in :attr:`Catalog.problems` for
 An entry names the repositories per source (``hf``, ``modelscope``), the approximate download sizes, an
 optional NPU build of the target (OpenVINO's channel-wise int4 models), the draft export settings, and the
 number of draft tokens per step (K) to start from on each device.
+
+A repository is Hugging Face format (``"format": "hf"``, the default for a draft: the EAGLE-3 head as
+trained, exported to OpenVINO IR after the download, which needs optimum-intel and PyTorch) or OpenVINO IR
+(``"format": "openvino"``, the only format for a target: downloaded, verified and registered as it is,
+so it works in the frozen bundle too). Every entry says why its repositories are believed to be what
+they claim (``evidence``) and, when they were not seen to exist or the pair was never tried,
+``unverified`` says so; the UI shows both.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ SOURCES = ("hf", "modelscope")
 SOURCE_LABELS = {"hf": "Hugging Face", "modelscope": "ModelScope"}
 DEFAULT_REVISIONS = {"hf": "main", "modelscope": "master"}
 DEFAULT_START_K = 3
+FORMATS = ("hf", "openvino")  # Hugging Face format (needs an export) or OpenVINO IR (ready to run)
 
 
 class CatalogError(UserError):
@@ -84,6 +92,11 @@ class RepoRef:
     ids: dict[str, str]
     approx_bytes: int = 0
     revisions: dict[str, str] = field(default_factory=dict)
+    format: str = "openvino"  # "hf": an EAGLE-3 head in Hugging Face format, exported after the download
+
+    @property
+    def is_ir(self) -> bool:
+        return self.format == "openvino"
 
     def repo_id(self, source: str) -> str | None:
         return self.ids.get(source)
@@ -108,6 +121,11 @@ class Variant:
     def approx_bytes(self) -> int:
         return self.target.approx_bytes + self.draft.approx_bytes
 
+    @property
+    def needs_export(self) -> bool:
+        """True if the draft comes in Hugging Face format and must be exported with optimum-intel."""
+        return not self.draft.is_ir
+
 
 @dataclass(frozen=True)
 class CatalogEntry:
@@ -121,6 +139,13 @@ class CatalogEntry:
     start_k: dict[str, int] = field(default_factory=dict)
     export: dict[str, ExportOptions] = field(default_factory=dict)
     user: bool = False  # from the user's own catalog file
+    evidence: str = ""  # why the repositories are believed to exist and to fit together
+    unverified: str = ""  # non-empty: what was not checked (repos not seen, pair never tried)
+
+    @property
+    def needs_export(self) -> bool:
+        """True if its draft is a Hugging Face-format head that optimum-intel must export after the download."""
+        return not self.draft.is_ir
 
     def devices(self) -> tuple[str, ...]:
         """Devices this entry has a build for (NPU needs an NPU target build)."""
@@ -244,16 +269,18 @@ def _parse_entry(item: object, where: str, is_user: bool) -> CatalogEntry:
         title=str(item.get("title") or name),
         description=str(item.get("description") or ""),
         license=str(item.get("license") or ""),
-        target=_parse_repo(item.get("target"), f"{where} target"),
-        draft=_parse_repo(item.get("draft"), f"{where} draft"),
-        npu_target=_parse_repo(npu, f"{where} npu_target") if npu else None,
+        target=_parse_target(item.get("target"), f"{where} target"),
+        draft=_parse_repo(item.get("draft"), f"{where} draft", default_format="hf"),
+        npu_target=_parse_target(npu, f"{where} npu_target") if npu else None,
         start_k=dict(start_k),
         export=export,
         user=is_user,
+        evidence=str(item.get("evidence") or ""),
+        unverified=str(item.get("unverified") or ""),
     )
 
 
-def _parse_repo(data: object, where: str) -> RepoRef:
+def _parse_repo(data: object, where: str, default_format: str = "openvino") -> RepoRef:
     if not isinstance(data, dict):
         raise CatalogError(f"{where} must be an object like {{\"hf\": \"owner/name\", \"bytes\": 123}}.")
     ids = {s: data[s] for s in SOURCES if data.get(s)}
@@ -265,4 +292,16 @@ def _parse_repo(data: object, where: str) -> RepoRef:
     size = data.get("bytes", 0)
     if not isinstance(size, int) or size < 0:
         raise CatalogError(f"{where}: 'bytes' must be a whole number of bytes.")
-    return RepoRef(ids=ids, approx_bytes=size, revisions={k: str(v) for k, v in revisions.items()})
+    fmt = data.get("format", default_format)
+    if fmt not in FORMATS:
+        raise CatalogError(f"{where}: 'format' is \"openvino\" (the repository holds OpenVINO IR) or \"hf\" "
+                           "(a Hugging Face-format EAGLE-3 head, exported after the download).")
+    return RepoRef(ids=ids, approx_bytes=size, revisions={k: str(v) for k, v in revisions.items()}, format=fmt)
+
+
+def _parse_target(data: object, where: str) -> RepoRef:
+    ref = _parse_repo(data, where)
+    if not ref.is_ir:
+        raise CatalogError(f"{where} must be OpenVINO IR (\"format\": \"openvino\"): EagleChat exports only "
+                           "EAGLE-3 heads. Use an OpenVINO build of the model, e.g. from huggingface.co/OpenVINO.")
+    return ref

@@ -1,7 +1,10 @@
 """The Get models dialog: pick a known pair, press Download, get a working model.
 
 One action does what users otherwise do by hand: download the OpenVINO target and the EAGLE-3 head,
-export the head, check the pair, register it (see :mod:`eagle_chat.core.acquisition.pulls`). The work runs in child
+export the head, check the pair, register it (see :mod:`eagle_chat.core.acquisition.pulls`). An entry
+whose draft needs an export this EagleChat cannot run (the standalone bundle, or a pip install without
+the ``build-models`` extra) is listed with the reason and its Download is off; entries whose
+repositories were not checked say so. The work runs in child
 processes driven by :class:`~eagle_chat.ui.models.pull_runner.PullRunner`; the dialog shows bytes, speed
 and time left, and Cancel stops the process at once. Nothing is registered until every step succeeded.
 
@@ -12,6 +15,7 @@ who cannot reach huggingface.co — are remembered in the settings.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -67,6 +71,7 @@ class GetModelsDialog(QDialog):
         self.catalog = catalog or load_catalog()
         self._own_settings = settings is None
         self.settings = settings if settings is not None else load_settings(paths.settings_file())[0]
+        self._blocked: dict[str, str | None] = {}  # entry name -> why it cannot be pulled here
         self.runner = PullRunner(self)
         self.runner.sig_progress.connect(self._on_progress)
         self.runner.sig_finished.connect(self._on_finished)
@@ -127,6 +132,12 @@ class GetModelsDialog(QDialog):
         self.description = QLabel()
         self.description.setObjectName("catalogDescription")
         self.description.setWordWrap(True)
+        self.blocked_note = QLabel()
+        self.blocked_note.setObjectName("downloadBlockedNote")
+        self.blocked_note.setWordWrap(True)
+        self.blocked_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.blocked_note.setStyleSheet("color: #92400e;")
+        self.blocked_note.hide()
 
         self.device_combo = QComboBox()
         self.device_combo.setObjectName("downloadDeviceCombo")
@@ -183,6 +194,7 @@ class GetModelsDialog(QDialog):
 
         right = QVBoxLayout()
         right.addWidget(self.description)
+        right.addWidget(self.blocked_note)
         right.addLayout(form)
         right.addStretch(1)
         right.addWidget(self.progress)
@@ -198,12 +210,15 @@ class GetModelsDialog(QDialog):
 
     def _fill_catalog(self) -> None:
         installed = set(self.registry.names())
+        self._blocked = {e.name: pulls.export_problem(e) for e in self.catalog.entries}
         for entry in self.catalog.entries:
             size = staging.format_bytes(entry.target.approx_bytes + entry.draft.approx_bytes)
-            suffix = " — installed" if entry.name in installed else ""
-            item = QListWidgetItem(f"{entry.title}  ({size}){suffix}")
+            blocked = self._blocked[entry.name]
+            item = QListWidgetItem(texts.catalog_item_text(entry, size, entry.name in installed, bool(blocked)))
             item.setData(Qt.ItemDataRole.UserRole, entry.name)
-            item.setToolTip(entry.description)
+            item.setToolTip(blocked or entry.description)
+            if blocked:  # still selectable, so its reason can be read
+                item.setForeground(QBrush(QColor("#6b7280")))
             self.catalog_list.addItem(item)
         if self.catalog.problems:
             self._show_status(" ".join(self.catalog.problems), error=True)
@@ -217,10 +232,10 @@ class GetModelsDialog(QDialog):
         entry = self.selected_entry()
         if entry is None:
             return
-        text = entry.description
-        if entry.license:
-            text += f"\nLicence: {entry.license}."
-        self.description.setText(text)
+        self.description.setText(texts.catalog_entry_details(entry))
+        blocked = self._blocked.get(entry.name)
+        self.blocked_note.setText(texts.export_blocked_text(blocked) if blocked else "")
+        self.blocked_note.setVisible(bool(blocked))
         current = self.device_combo.currentText() or self._preferred_device
         self.device_combo.blockSignals(True)
         self.device_combo.clear()
@@ -240,7 +255,7 @@ class GetModelsDialog(QDialog):
             item.setEnabled(self.source_combo.itemData(row) in available)
         if self.source_combo.currentData() not in available and available:
             self.source_combo.setCurrentIndex(self.source_combo.findData(available[0]))
-        self.download_button.setEnabled(bool(available))
+        self.download_button.setEnabled(bool(available) and not self._blocked.get(entry.name))
 
     @Slot()
     def _on_source_changed(self, *args) -> None:
@@ -301,6 +316,8 @@ class GetModelsDialog(QDialog):
         self.cancel_button.setEnabled(busy)
         for widget in (self.catalog_list, self.device_combo, self.source_combo, self.endpoint_edit):
             widget.setEnabled(not busy)
+        if not busy:
+            self._on_device_changed()  # Download stays off where the entry cannot be pulled here
 
     def _reset_progress(self) -> None:
         self.progress.setRange(0, 1000)

@@ -4,6 +4,9 @@ keep the fastest.
 The right K depends on the model, the kind of prompt and the device, so it is measured here, on this
 machine: a baseline run and one run per configuration for each calibration prompt, interleaved. The fastest
 configuration whose output matches the baseline wins and is saved per (model, draft, device).
+
+On the NPU, GenAI drafts trees only (a chain of K is a tree K deep with one branch) within limits compiled
+into the draft, so there the sweep tries trees by default and keeps only those the compiled limits allow.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from eagle_chat.core.measure.bench import (
     TUNE_KS,
+    TUNE_TREES,
     BenchReport,
     choose,
     run_record,
@@ -47,7 +51,6 @@ CALIBRATION_PROMPTS = (
     "Write quicksort in Python and explain its time complexity.",
 )
 CALIBRATION_TOKENS = 96
-TUNE_TREES = ((3, 2), (4, 2))  # (depth, branching) tried with every K >= depth when trees are asked for
 
 
 class TuneDialog(QDialog):
@@ -73,8 +76,14 @@ class TuneDialog(QDialog):
         self._build()
 
     def configurations(self) -> list[tuple[int, tuple[int, int] | None]]:
-        """(K, tree or None) to measure: every K as a chain, plus every tree with each K it fits when asked."""
-        return sweep_configs(self.ks, self.trees if self.trees_check.isChecked() else ())
+        """(K, tree or None) to measure: every K as a chain, plus every tree with each K it fits when asked;
+        on the NPU only what its compiled limits allow."""
+        return sweep_configs(self.ks, self.trees if self.trees_check.isChecked() else (), npu=self.npu_limits())
+
+    def npu_limits(self):
+        """The NpuOptions the loaded pair was compiled with when it runs on the NPU, else None."""
+        spec = (self.controller.loaded or {}).get("spec")
+        return spec.npu if getattr(spec, "device", None) == "NPU" and spec.draft_dir is not None else None
 
     def start(self) -> bool:
         """Warm-up, then for each prompt: baseline and every configuration (alternating order)."""
@@ -195,6 +204,21 @@ class TuneDialog(QDialog):
     def reject(self) -> None:
         self.runner.cancel()
         super().reject()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        """The device may have changed since the dialog was made: on the NPU trees are tried by default."""
+        npu = self.npu_limits()
+        trees = ", ".join(f"depth {d} × {b} branches" for d, b in self.trees)
+        if npu is not None:
+            self.trees_check.setChecked(True)
+            self.trees_check.setText(
+                f"Also try draft trees ({trees}). The NPU drafts trees only (a chain is a tree one branch wide), "
+                f"up to depth {npu.max_tree_depth} × {npu.max_branching_factor} branches and "
+                f"{npu.max_assistant_tokens} draft tokens as compiled"
+            )
+        else:
+            self.trees_check.setText(f"Also try draft trees ({trees}); takes about twice as long")
+        super().showEvent(event)
 
 
 def _config_label(summary) -> str:
