@@ -36,6 +36,9 @@ class Settings:
     hf_endpoint: str | None = None  # a Hugging Face mirror, e.g. https://hf-mirror.com; None: huggingface.co
     modelscope_endpoint: str | None = None  # None: ModelScope's default site
     download_source: str = "hf"
+    server_port: int = 8000  # the window's API server (Server switch); it always binds 127.0.0.1
+    remote_url: str = ""  # "Remote server" backend: an OpenAI-compatible base URL (…/v1, OVMS …/v3)
+    remote_model: str = ""  # "" = the first model the server lists; the key is in the keyring, never here
 
 
 def load_settings(path: Path) -> tuple[Settings, str | None]:
@@ -67,7 +70,7 @@ def _check_types(settings: Settings) -> None:
     expectations = {
         "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
         "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict, "tuned_tree": dict,
-        "download_source": str,
+        "download_source": str, "server_port": int, "remote_url": str, "remote_model": str,
     }
     for name, kind in expectations.items():
         if not isinstance(getattr(settings, name), kind):

@@ -45,6 +45,7 @@ def serve(home: Path, *extra: str, draft: bool = True, api_key: str | None = API
     env.pop("EAGLE_CHAT_API_KEY", None)
     if api_key:
         env["EAGLE_CHAT_API_KEY"] = api_key
+    home.mkdir(parents=True, exist_ok=True)
     log_path = home / "serve.log"
     with open(log_path, "w", encoding="utf-8") as log:
         process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=ROOT)

@@ -86,3 +86,6 @@ class Backend(Protocol):
 
     def submit(self, job: Job) -> None:
         """Queue the job, or raise ApiError (429 when the queue is full, 503 when not ready)."""
+
+    def load(self) -> dict:
+        """What ``/health`` reports besides readiness: ``{"running": bool, "queued": int}``."""

@@ -121,7 +121,8 @@ class _Api:
 
     async def health(self, request: Request) -> Response:
         ready = self.backend.served_model() is not None and not self.state.draining
-        return JSONResponse({"status": "ok" if ready else "unavailable"}, status_code=200 if ready else 503)
+        return JSONResponse({"status": "ok" if ready else "unavailable", **self.backend.load()},
+                            status_code=200 if ready else 503)
 
     async def models(self, request: Request) -> Response:
         return JSONResponse(out.models_list(self.backend.served_model()))
@@ -227,8 +228,10 @@ class _Run(Response):
             if event.kind == "chunk":
                 reasoning, content = self._feed(event.text)
                 if first or reasoning or content:
-                    await send({"type": "http.response.body", "more_body": True,
-                                "body": out.sse(self._chunk(reasoning, content, first))})
+                    payload = self._chunk(reasoning, content, first)
+                    if self.req.continuous_usage:
+                        payload["usage"] = {"completion_tokens": event.tokens}
+                    await send({"type": "http.response.body", "more_body": True, "body": out.sse(payload)})
                 first = False
                 continue
             reasoning, content = self._finish_text()

@@ -63,6 +63,7 @@ class CompletionRequest:
     top_p: float | None
     num_assistant_tokens: int | None
     thinking: bool | None
+    continuous_usage: bool = False  # vLLM's stream_options.continuous_usage_stats: tokens so far on every chunk
     sampling_ignored: bool = False  # temperature asked for, served greedily (greedy_fallback)
 
     @property
@@ -170,8 +171,10 @@ def _request(data: dict, kind: str, prompt, model: ServedModel, limits: Limits, 
                        param="model", code="model_not_found")
     stream = _bool(data, "stream", False)
     options = data.get("stream_options")
-    if options is not None and (not isinstance(options, dict) or set(options) - {"include_usage"}):
-        raise invalid("'stream_options' may only hold include_usage.", param="stream_options")
+    if options is not None and (not isinstance(options, dict)
+                                or set(options) - {"include_usage", "continuous_usage_stats"}):
+        raise invalid("'stream_options' may only hold include_usage and continuous_usage_stats.",
+                      param="stream_options")
     if data.get("n") not in (None, 1):
         raise invalid("Only n=1 is supported.", param="n")
     for name_ in ("presence_penalty", "frequency_penalty"):
@@ -193,6 +196,7 @@ def _request(data: dict, kind: str, prompt, model: ServedModel, limits: Limits, 
         max_tokens=max_tokens, stop=_stop(data.get("stop")),
         temperature=_number(data, "temperature", 0.0, 2.0), top_p=_number(data, "top_p", 0.0, 1.0),
         num_assistant_tokens=k, thinking=thinking,
+        continuous_usage=bool(stream and options and options.get("continuous_usage_stats")),
     )
     return check_sampling(request, model, limits, data.get("greedy_fallback"))
 

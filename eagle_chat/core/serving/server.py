@@ -126,3 +126,22 @@ class ApiServer:
         self._server = None
         self._task = None
         self.url = None
+
+    def abort(self) -> None:
+        """Close now, without awaiting (the window is closing): replies stop within a step, the listener
+        and every connection close, and uvicorn's task is cancelled."""
+        if self._server is None:
+            return
+        self.state.draining = True
+        for job in list(self.state.jobs):
+            job.stop.set()
+        for listener in getattr(self._server, "servers", []):
+            listener.close()
+        for connection in list(self._server.server_state.connections):
+            transport = getattr(connection, "transport", None)
+            if transport is not None:
+                transport.close()
+        self._task.cancel()
+        self._server = None
+        self._task = None
+        self.url = None

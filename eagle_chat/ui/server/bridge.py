@@ -44,6 +44,9 @@ class ControllerBackend:
     def default_settings(self) -> GenerationSettings:
         return self._defaults()
 
+    def load(self) -> dict:
+        return {"running": self.controller.reply is not None, "queued": len(self.controller.queue)}
+
     def submit(self, job: Job) -> None:
         if self.controller._shut_down:
             raise shutting_down()
