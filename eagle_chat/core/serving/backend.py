@@ -43,6 +43,8 @@ class Job:
         self._loop = asyncio.get_running_loop()
         self._thread = threading.get_ident()
         self._events: asyncio.Queue[Event] = asyncio.Queue()
+        self._lock = threading.Lock()
+        self._in_transit = 0
 
     # --- backend side (any thread) ----------------------------------------------------------------
     def on_started(self, request_id: int) -> None:
@@ -71,10 +73,19 @@ class Job:
         return ((self.started_at or time.perf_counter()) - self.created) * 1000.0
 
     def _post(self, event: Event) -> None:
-        if threading.get_ident() == self._thread:
+        # Events must arrive in order: one posted from the loop's thread while another thread's is still on
+        # its way through call_soon_threadsafe takes the same way behind it.
+        if threading.get_ident() == self._thread and not self._in_transit:
             self._events.put_nowait(event)
-        else:
-            self._loop.call_soon_threadsafe(self._events.put_nowait, event)
+            return
+        with self._lock:
+            self._in_transit += 1
+        self._loop.call_soon_threadsafe(self._arrive, event)
+
+    def _arrive(self, event: Event) -> None:
+        with self._lock:
+            self._in_transit -= 1
+        self._events.put_nowait(event)
 
 
 class Backend(Protocol):
