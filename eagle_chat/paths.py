@@ -92,6 +92,11 @@ def staging_dir() -> Path:
     return path
 
 
+def remote_keys_file() -> Path:
+    """The remote server's API key when no OS keyring is usable (mode 0600, never in settings.json)."""
+    return config_dir() / "remote_keys.json"
+
+
 def registry_file() -> Path:
     """The registered model pairs (see eagle_chat.core.models.registry)."""
     return data_dir() / "models.json"

@@ -38,6 +38,9 @@ class Settings:
     download_source: str = "hf"
     language: str | None = None  # None: follow the system locale; else a code from ui.i18n.LANGUAGES
     theme: str = "system"  # "system", "light" or "dark"
+    server_port: int = 8000  # the window's API server (Server switch); it always binds 127.0.0.1
+    remote_url: str = ""  # "Remote server" backend: an OpenAI-compatible base URL (…/v1, OVMS …/v3)
+    remote_model: str = ""  # "" = the first model the server lists; the key is in the keyring, never here
 
 
 def load_settings(path: Path) -> tuple[Settings, str | None]:
@@ -69,7 +72,7 @@ def _check_types(settings: Settings) -> None:
     expectations = {
         "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
         "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict, "tuned_tree": dict,
-        "download_source": str, "theme": str,
+        "download_source": str, "theme": str, "server_port": int, "remote_url": str, "remote_model": str,
     }
     for name, kind in expectations.items():
         if not isinstance(getattr(settings, name), kind):

@@ -17,12 +17,15 @@ from pathlib import Path
 from typing import Any
 
 
-def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
-    """Write ``data`` as JSON to ``path`` atomically (temp file + fsync + rename)."""
+def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2, mode: int | None = None) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (temp file + fsync + rename); ``mode`` (e.g. 0o600 for a
+    secret) is set on the temporary file before it takes the name, so the data is never readable wider."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
     try:
+        if mode is not None:
+            os.chmod(tmp, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(data, handle, indent=indent, ensure_ascii=False)
             handle.flush()

@@ -8,11 +8,12 @@ conversation and the store are updated. Streamed text is buffered and pushed to 
 
 from __future__ import annotations
 
+import collections
 import itertools
 import threading
 import time
 import weakref
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
@@ -21,9 +22,9 @@ from eagle_chat.core.generation.engine import (
     GenerationSettings,
     PipelineSpec,
 )
-from eagle_chat.core.generation.metrics import RateMeter
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.store import ConversationStore
+from eagle_chat.ui.replies import ReplyInFlight, failure_status
 from eagle_chat.ui.worker import GenerationWorker
 
 RENDER_INTERVAL_MS = 66  # ~15 Hz: smooth enough to read, and on a 2-core laptop every repaint is taken from inference
@@ -33,29 +34,9 @@ SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
 LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()
 
 
-@dataclass
-class ReplyInFlight:
-    """Book-keeping of the reply being generated."""
-
-    request_id: int
-    mode: str
-    settings: GenerationSettings
-    stop: threading.Event
-    message: Message | None  # None for replies that are not part of a conversation (comparisons)
-    meter: RateMeter = field(default_factory=RateMeter)
-    parts: list[str] = field(default_factory=list)
-    tokens: int = 0
-    dirty: bool = False
-    pending_points: list[tuple[float, float]] = field(default_factory=list)
-    last_save: float = field(default_factory=time.monotonic)
-
-    @property
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
 class ChatController(QObject):
-    """Send / stop / load / shutdown, and the current conversation."""
+    """Send / stop / load / shutdown, the one request queue (window, comparisons and API requests wait in
+    ``queue``, in order, behind ``reply``: one pipeline, one worker) and the current conversation."""
 
     sig_state = Signal(str)
     """The engine's state changed: "empty", "loading", "ready" or "generating"."""
@@ -82,6 +63,10 @@ class ChatController(QObject):
     sig_ephemeral_finished = Signal(int, object)
     """A reply that is not part of a conversation ended: request id and GenerationResult (None if failed)."""
 
+    sig_job_finished = Signal(int, object)
+    """An API request's reply ended: request id and GenerationResult (None if it failed)."""
+    sig_queue_changed = Signal(int)
+    """How many requests wait behind the reply in flight."""
     sig_draft_free_ready = Signal(bool, str)
     """The draft-free reference pipeline is loaded (True), or could not be (False, the reason)."""
 
@@ -99,6 +84,7 @@ class ChatController(QObject):
         self.draft_free_loaded = False
         self.state = "empty"
         self.reply: ReplyInFlight | None = None
+        self.queue: collections.deque[ReplyInFlight] = collections.deque()
         self._ids = itertools.count(1)
         self._thread = QThread()
         self._thread.setObjectName("GenerationThread")
@@ -162,13 +148,23 @@ class ChatController(QObject):
         self.draft_free_loaded = False
         self.sig_request_unload_draft_free.emit()
 
+    def submit_job(self, job) -> int | None:
+        """Queue an API request (core.serving Job; it hears the reply's events): its id, or None if not ready."""
+        if self._shut_down or self.state not in ("ready", "generating"):
+            return None
+        return self._start(job.prompt, job.settings, None, job=job)
+
     def stop(self) -> None:
-        """Stop the reply in flight (thread-safe flag; the streamer sees it within a step)."""
-        if self.reply is not None:
-            self.reply.stop.set()
+        """Stop the window's own reply (in flight or queued), else the one in flight; within a step."""
+        own = [r for r in self._replies() if r.job is None]
+        for reply in own or ([self.reply] if self.reply is not None else []):
+            reply.stop.set()
 
     def is_busy(self) -> bool:
         return self.reply is not None or self.state == "loading"
+
+    def _replies(self) -> list[ReplyInFlight]:
+        return [r for r in (self.reply, *self.queue) if r is not None]
 
     def new_conversation(self, system_prompt: str = "") -> Conversation:
         conversation = self.store.create_conversation(system_prompt=system_prompt)
@@ -178,7 +174,7 @@ class ChatController(QObject):
         return conversation
 
     def open_conversation(self, conversation_id: int) -> None:
-        if self.reply is not None and self.reply.message is not None:
+        if any(reply.message is not None for reply in self._replies()):
             self.sig_error.emit("Stop the reply in flight before switching conversations.")
             return
         conversation = self.store.load_conversation(conversation_id)
@@ -225,9 +221,11 @@ class ChatController(QObject):
             # releases the pipeline on its own thread and quits the thread's loop.
             self.sig_request_shutdown.emit()
             self._thread.wait()
-        if self.reply is not None:
-            self._save_partial(self.reply, status="stopped")
-            self.reply = None
+        for reply in self._replies():
+            if reply.job is not None:
+                reply.job.on_failed("The server is shutting down.", status=503)
+            self._save_partial(reply, status="stopped")
+        self.reply, self.queue = None, collections.deque()
 
     # --- worker signals (GUI thread) -----------------------------------------------------------------
     @Slot(object)
@@ -262,11 +260,17 @@ class ChatController(QObject):
         if len(reply.meter.times) > 1:
             reply.pending_points.append((t, reply.meter.rate()))
         reply.dirty = True
+        if reply.job is not None:
+            reply.job.on_chunk(text, tokens, t)
 
     @Slot(int, object)
     def _on_finished(self, request_id: int, result: GenerationResult) -> None:
         reply = self._end_reply(request_id)
         if reply is None:
+            return
+        if reply.job is not None:
+            reply.job.on_finished(result)
+            self.sig_job_finished.emit(request_id, result)
             return
         if reply.message is None:
             self.sig_ephemeral_finished.emit(request_id, result)
@@ -284,6 +288,10 @@ class ChatController(QObject):
     def _on_failed(self, request_id: int, error: str) -> None:
         reply = self._end_reply(request_id)
         if reply is None:
+            return
+        if reply.job is not None:  # the API client hears it; the window's notice bar stays for the window
+            reply.job.on_failed(error, status=failure_status(error))
+            self.sig_job_finished.emit(request_id, None)
             return
         self.sig_error.emit(error)
         if reply.message is None:
@@ -304,7 +312,7 @@ class ChatController(QObject):
         self._flush()
         self.reply = None
         self._render_timer.stop()
-        self._set_state("ready" if self.loaded else "empty")
+        self._dispatch(self.queue.popleft()) if self.queue else self._set_state("ready" if self.loaded else "empty")
         return reply
 
     # --- internals -----------------------------------------------------------------------------------
@@ -326,10 +334,10 @@ class ChatController(QObject):
     def _can_generate(self) -> bool:
         if self._shut_down:
             return False
-        if self.reply is not None:
+        if any(reply.job is None for reply in self._replies()):  # API requests only wait their turn
             self.sig_error.emit("A reply is still being generated; stop it first.")
             return False
-        if self.state != "ready":
+        if self.state not in ("ready", "generating"):
             self.sig_error.emit(
                 "The model is still loading; wait a moment." if self.state == "loading"
                 else "No model is loaded. Choose a model folder first."
@@ -337,18 +345,32 @@ class ChatController(QObject):
             return False
         return True
 
-    def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False) -> int:
+    def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False,
+               job=None) -> int:
         has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not draft_free
         if settings.speculative and not has_draft:
             settings = replace(settings, speculative=False)
         mode = "speculative" if settings.speculative else "baseline"
         request_id = next(self._ids)
-        self.reply = ReplyInFlight(request_id, mode, settings, threading.Event(), message)
-        self._set_state("generating")
-        self.sig_reply_started.emit(request_id, mode, settings)
-        self._render_timer.start()
-        self.sig_request_generate.emit(request_id, prompt, settings, self.reply.stop, draft_free)
+        stop = job.stop if job is not None else threading.Event()
+        reply = ReplyInFlight(request_id, mode, settings, stop, message, job, prompt, draft_free)
+        if self.reply is None:
+            self._dispatch(reply)
+        else:
+            self.queue.append(reply)
+            self.sig_queue_changed.emit(len(self.queue))
         return request_id
+
+    def _dispatch(self, reply: ReplyInFlight) -> None:
+        """Hand ``reply`` to the worker (the queue's head, or a request arriving while nothing runs)."""
+        self.reply = reply
+        self.sig_queue_changed.emit(len(self.queue))
+        self._set_state("generating")
+        if reply.job is not None:
+            reply.job.on_started(reply.request_id)
+        self.sig_reply_started.emit(reply.request_id, reply.mode, reply.settings)
+        self._render_timer.start()
+        self.sig_request_generate.emit(reply.request_id, reply.prompt, reply.settings, reply.stop, reply.draft_free)
 
     @Slot()
     def _flush(self) -> None:

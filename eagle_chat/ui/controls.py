@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from eagle_chat.core.generation.devices import DEVICE_KINDS
 from eagle_chat.core.measure.tuning import MAX_K, MIN_K
+from eagle_chat.core.serving.remote import REMOTE
 
 
 class ModelBar(QWidget):
@@ -31,6 +32,8 @@ class ModelBar(QWidget):
     """Another device was chosen (the pipeline is rebuilt)."""
     sig_k_changed = Signal(int)
     """The assistant-token count for the next reply (no reload)."""
+    sig_remote_chosen = Signal()
+    """"Remote server…" was chosen in the device list (its URL, key and model are asked for first)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -58,7 +61,10 @@ class ModelBar(QWidget):
         self.device_combo.setAccessibleName("Device")
         for kind in DEVICE_KINDS:
             self.device_combo.addItem(kind, kind)
-        self.device_combo.activated.connect(lambda i: self.sig_device_changed.emit(self.device_combo.itemData(i)))
+        self.device_combo.addItem("Remote server…", REMOTE)
+        self.device_combo.setItemData(self.device_combo.count() - 1, "An OpenAI-compatible server: OpenVINO "
+                                      "Model Server, or another EagleChat", Qt.ItemDataRole.ToolTipRole)
+        self.device_combo.activated.connect(self._on_device_activated)
         self.k_slider = QSlider(Qt.Orientation.Horizontal)
         self.k_slider.setObjectName("assistantTokensSlider")
         self.k_slider.setAccessibleName("Assistant tokens")
@@ -88,6 +94,8 @@ class ModelBar(QWidget):
         assert isinstance(model, QStandardItemModel)
         for row in range(self.device_combo.count()):
             kind = self.device_combo.itemData(row)
+            if kind not in DEVICE_KINDS:
+                continue
             item = model.item(row)
             reason = reasons.get(kind)
             item.setEnabled(reason is None)
@@ -125,6 +133,13 @@ class ModelBar(QWidget):
         self.draft_toggle.setEnabled(available)
         if not available:
             self.draft_toggle.setToolTip("No EAGLE-3 draft loaded: choose a draft folder to compare.")
+
+    def _on_device_activated(self, index: int) -> None:
+        kind = self.device_combo.itemData(index)
+        if kind == REMOTE:
+            self.sig_remote_chosen.emit()
+        else:
+            self.sig_device_changed.emit(kind)
 
     def _on_k(self, value: int) -> None:
         self.k_label.setText(str(value))

@@ -1,10 +1,8 @@
 """MainWindow: assembles the panes and connects them to the ChatController.
 
-Left: conversations. Centre: model bar, chat, composer. Right: live speed chart, last reply's stats,
-generation options. The window asks the controller for everything; it never talks to the worker. Settings
-binding lives in :class:`SettingsBinder`, the tool windows' lifetimes in :class:`WindowDialogs`, model
-choosing in :class:`ModelsMenu`.
-"""
+Left: conversations. Centre: model bar, chat (API request log under it), composer. Right: speed chart, stats,
+options. The window asks the controller for everything, never the worker. Helpers: SettingsBinder,
+WindowDialogs, ModelsMenu, and ui/server (the API Server switch, the Remote server backend)."""
 
 from __future__ import annotations
 
@@ -31,6 +29,7 @@ from eagle_chat.ui.dialogs import WindowDialogs
 from eagle_chat.ui.menus import build_menus
 from eagle_chat.ui.models.models_menu import ModelsMenu
 from eagle_chat.ui.notice_bar import NoticeBar
+from eagle_chat.ui.server import RemoteBackend, ServerPanel
 from eagle_chat.ui.settings_binder import SettingsBinder
 from eagle_chat.ui.speed.side_panel import SidePanel
 from eagle_chat.ui.status_area import StatusArea
@@ -78,6 +77,8 @@ class MainWindow(QMainWindow):
         self.controller.load(self.pipeline_spec())
 
     def pipeline_spec(self) -> PipelineSpec:
+        if self.remote.active:  # "Remote server…" chosen in the device list
+            return self.remote.spec()
         precision = "f32" if self.settings.precision == "f32" else "default"
         return PipelineSpec(target_dir=self.model.target_dir, draft_dir=self.model.draft_dir,
                             device=self.settings.device, precision=precision, cache_dir=self._cache_dir,
@@ -162,7 +163,7 @@ class MainWindow(QMainWindow):
         self._has_draft = bool(info["has_draft"])
         self.model_bar.set_draft_available(self._has_draft)
         self.options.set_thinking_supported(bool(info["supports_thinking"]))
-        self._sync_greedy_lock()
+        self.options.lock_greedy(self._has_draft)
         self.model_bar.set_model_text(
             texts.model_label(self.model), f"{self.model.target_dir}\n{self.model.draft_dir or 'no draft'}"
         )
@@ -208,9 +209,6 @@ class MainWindow(QMainWindow):
             return  # comparisons and tuning chart in their own windows
         self.chart.begin(request_id, mode, "EAGLE-3" if mode == "speculative" else "baseline")
 
-    def _sync_greedy_lock(self) -> None:
-        self.options.lock_greedy(self._has_draft)
-
     def _on_device_changed(self, kind: str) -> None:
         if kind != self.settings.device:
             self.binder.update(device=kind)
@@ -254,6 +252,7 @@ class MainWindow(QMainWindow):
 
         self.status = StatusArea(self.statusBar())
         self.models_menu = ModelsMenu(self.registry, lambda: self.model, self)
+        self.server, self.remote = ServerPanel(self), RemoteBackend(self)
         build_menus(self)
         self.resize(1280, 800)
 
@@ -281,7 +280,7 @@ class MainWindow(QMainWindow):
             (self.conversations.sig_rename, c.rename_conversation),
             (self.conversations.sig_delete, c.delete_conversation),
             (self.conversations.sig_search, lambda _text: self.refresh_conversations()),
-            (self.model_bar.sig_speculative_toggled, lambda _on: self._sync_greedy_lock()),
+            (self.model_bar.sig_speculative_toggled, lambda _on: self.options.lock_greedy(self._has_draft)),
             (self.model_bar.sig_device_changed, self._on_device_changed),
             (self.options.precision.activated, lambda i: self.set_precision(self.options.precision.itemData(i))),
         ):
@@ -295,6 +294,7 @@ class MainWindow(QMainWindow):
         self.hide()
         self.dialogs.close_all()
         self.models_menu.shutdown()
+        self.server.shutdown()
         self.controller.shutdown()
         self.controller.store.close()
         event.accept()

@@ -29,10 +29,10 @@ def stats_summary(stats: GenerationStats) -> str:
     ]
     if stats.mode == "speculative":
         parts.append(f"K={stats.num_assistant_tokens}" + (f" tree {stats.tree}" if stats.tree else ""))
-        if stats.tokens_per_step is not None:
-            parts.append(f"{stats.tokens_per_step:.2f} tok/step")
-        if stats.acceptance is not None:
-            parts.append(f"acceptance {stats.acceptance:.0%}")
+        parts.append("tok/step unknown" if stats.tokens_per_step is None else f"{stats.tokens_per_step:.2f} tok/step")
+        parts.append("acceptance unknown" if stats.acceptance is None else f"acceptance {stats.acceptance:.0%}")
+    elif stats.mode == "remote":  # a server that does not say how it decoded (OpenVINO Model Server)
+        parts.append("draft tokens and acceptance unknown (not reported by the server)")
     if stats.stopped:
         parts.append("stopped")
     return " · ".join(parts)

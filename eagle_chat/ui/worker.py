@@ -21,6 +21,7 @@ from eagle_chat.core.generation.engine import (
     PipelineSpec,
 )
 from eagle_chat.core.generation.metrics import Chunk
+from eagle_chat.core.serving.remote import RemoteEngine, RemoteSpec
 
 CHUNK_SIGNAL_INTERVAL_S = 0.015
 
@@ -51,7 +52,7 @@ class GenerationWorker(QObject):
     def load(self, spec: PipelineSpec) -> None:
         self._release()
         try:
-            engine = Engine(spec)
+            engine = RemoteEngine(spec) if isinstance(spec, RemoteSpec) else Engine(spec)
         except UserError as error:
             self.sig_load_failed.emit(spec, str(error))
             return

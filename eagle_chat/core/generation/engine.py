@@ -107,6 +107,7 @@ class GenerationSettings:
     # the num_assistant_tokens best. 0 = a single chain of num_assistant_tokens (the default).
     tree_depth: int = 0
     branching_factor: int = 0
+    chat_template: bool = True  # False: a string prompt goes in as it is (the API's /v1/completions)
 
 
 @dataclass
@@ -247,6 +248,7 @@ class Engine:
         config.num_beams = 1
         config.num_return_sequences = 1
         config.do_sample = bool(settings.do_sample)
+        config.apply_chat_template = bool(settings.chat_template)
         if settings.do_sample:
             config.temperature = float(settings.temperature)
             config.top_p = float(settings.top_p)

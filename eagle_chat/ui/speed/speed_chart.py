@@ -9,7 +9,8 @@ from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-MODE_COLOURS = {"speculative": QColor("#059669"), "baseline": QColor("#6b7280")}
+MODE_COLOURS = {"speculative": QColor("#059669"), "baseline": QColor("#6b7280"),
+                "api-speculative": QColor("#7c3aed"), "api-baseline": QColor("#c4b5fd")}  # API requests
 MODE_NAMES = {"speculative": "EAGLE-3", "baseline": "baseline"}
 MAX_SERIES = 8
 

@@ -1,0 +1,151 @@
+"""``eagle-chat serve``: the OpenAI-compatible API without a window.
+
+The same pieces as the window: a ChatController (its worker thread owns the one pipeline; its queue
+orders the requests) under a QCoreApplication and qasync's asyncio loop, with uvicorn running in that
+loop. No widget is created, so it runs on a machine without a display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from eagle_chat.core.device_kinds import DEVICE_KINDS
+from eagle_chat.core.errors import UserError
+from eagle_chat.paths import add_home_argument, apply_home
+
+API_KEY_ENV = "EAGLE_CHAT_API_KEY"
+
+
+def serve_parser() -> argparse.ArgumentParser:
+    from eagle_chat.core.serving.http import DEFAULT_MAX_BODY_BYTES
+    from eagle_chat.core.serving.requests import Limits
+    from eagle_chat.core.serving.server import DEFAULT_PORT
+    from eagle_chat.ui.server.bridge import DEFAULT_QUEUE_LIMIT
+
+    parser = argparse.ArgumentParser(
+        prog="eagle-chat serve",
+        description="Serve a model (with its EAGLE-3 draft) over an OpenAI-compatible API: /v1/models, "
+        "/v1/chat/completions, /v1/completions. Without --model it serves the model the app would open.",
+    )
+    parser.add_argument("--model", type=Path, help="target model folder (OpenVINO IR)")
+    parser.add_argument("--draft", type=Path, help="EAGLE-3 draft folder (OpenVINO IR)")
+    parser.add_argument("--device", default="CPU", type=str.upper, choices=list(DEVICE_KINDS))
+    parser.add_argument("--precision", choices=["default", "f32"], default="default",
+                        help="'f32' pins f32 inference so greedy output is exactly the plain model's")
+    parser.add_argument("--k", type=int, help="draft tokens per step (default: auto-tune's choice, else 5)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; any other needs an API key)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}; 0 picks a free one")
+    parser.add_argument("--api-key", help=f"require 'Authorization: Bearer KEY' (or set {API_KEY_ENV}, "
+                        "which keeps the key out of the process list)")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a Host name to answer besides localhost (repeatable; '*' for any)")
+    parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                        help="let web pages from this origin call the API (repeatable; off by default)")
+    parser.add_argument("--max-tokens", type=int, default=Limits.max_tokens,
+                        help=f"cap on max_tokens per request (default {Limits.max_tokens})")
+    parser.add_argument("--max-body-bytes", type=int, default=DEFAULT_MAX_BODY_BYTES)
+    parser.add_argument("--queue-limit", type=int, default=DEFAULT_QUEUE_LIMIT,
+                        help=f"requests that may wait; more are answered 429 (default {DEFAULT_QUEUE_LIMIT})")
+    parser.add_argument("--greedy-fallback", action="store_true",
+                        help="with a draft loaded, serve requests that ask for sampling greedily instead of "
+                        "refusing them (EAGLE-3 decodes greedily only)")
+    parser.add_argument("--grace", type=float, default=30.0, help="seconds stopping waits for replies in flight")
+    add_home_argument(parser)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = serve_parser().parse_args(argv)
+    apply_home(args)
+    args.api_key = args.api_key or os.environ.get(API_KEY_ENV) or None
+    try:
+        return _run(args)
+    except UserError as error:
+        print(f"eagle-chat serve: {error}", file=sys.stderr)
+        return 2
+
+
+def _run(args) -> int:
+    import qasync
+    from PySide6.QtCore import QCoreApplication
+
+    from eagle_chat import paths
+    from eagle_chat.core.generation.engine import GenerationSettings, PipelineSpec
+    from eagle_chat.core.measure.tuning import start_k, tuned_choice
+    from eagle_chat.core.models.choice import initial_choice
+    from eagle_chat.core.models.registry import ModelRegistry
+    from eagle_chat.core.serving.http import HttpOptions
+    from eagle_chat.core.serving.requests import Limits
+    from eagle_chat.core.serving.server import ApiServer, ServerConfig
+    from eagle_chat.core.storage.store import ConversationStore
+    from eagle_chat.settings import load_settings
+    from eagle_chat.ui.controller import ChatController
+    from eagle_chat.ui.server.bridge import ControllerBackend
+
+    settings, _notice = load_settings(paths.settings_file())
+    registry = ModelRegistry()
+    if args.model is not None:
+        target, draft = args.model.resolve(), args.draft.resolve() if args.draft else None
+    else:
+        choice, notice = initial_choice(settings.target_dir, settings.draft_dir, registry)
+        if notice:
+            raise UserError(notice)
+        target, draft = choice.target_dir, choice.draft_dir
+    k = args.k or start_k(settings, registry, target, draft, args.device) or 5
+    depth, branching = tuned_choice(settings, target, draft, args.device).tree_for(k)
+    defaults = GenerationSettings(speculative=draft is not None, num_assistant_tokens=k, tree_depth=depth,
+                                  branching_factor=branching)
+    config = ServerConfig(
+        host=args.host, port=args.port, grace_s=args.grace,
+        http=HttpOptions(api_key=args.api_key, allowed_hosts=tuple(args.allowed_host),
+                         cors_origins=tuple(args.cors_origin), max_body_bytes=args.max_body_bytes,
+                         limits=Limits(max_tokens=args.max_tokens, greedy_fallback=args.greedy_fallback)),
+    )
+    config.check()  # before loading a model for minutes
+
+    app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    store = ConversationStore(paths.database_file())
+    controller = ChatController(store)
+    backend = ControllerBackend(controller, lambda: defaults, queue_limit=args.queue_limit)
+    server = ApiServer(config, backend, on_record=lambda record: print(record.line(), file=sys.stderr, flush=True))
+    spec = PipelineSpec(target, draft, device=args.device, precision=args.precision,
+                        cache_dir=paths.compiled_cache_dir())
+    try:
+        with loop:
+            return loop.run_until_complete(_serve(controller, server, spec, k))
+    finally:
+        controller.shutdown()
+        store.close()
+
+
+async def _serve(controller, server, spec, k: int) -> int:
+    loaded = asyncio.get_running_loop().create_future()
+    controller.sig_loaded.connect(lambda info: loaded.done() or loaded.set_result(None))
+    controller.sig_error.connect(lambda message: loaded.done() or loaded.set_exception(UserError(message)))
+    print(f"Loading {spec.target_dir}" + (f" with draft {spec.draft_dir}" if spec.draft_dir else "")
+          + f" on {spec.device}…", file=sys.stderr, flush=True)
+    controller.load(spec)
+    await loaded
+    url = await server.start()
+    mode = f"EAGLE-3, K={k}" if spec.draft_dir else "no draft"
+    print(f"EagleChat API on {url} ({mode}); Ctrl+C stops.", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    previous = {sig: signal.signal(sig, lambda *_: loop.call_soon_threadsafe(stop.set))
+                for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        await stop.wait()  # uvicorn's 0.1 s tick lets Python run the signal handler
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("Stopping: answering the requests in flight, refusing new ones…", file=sys.stderr, flush=True)
+    await server.stop()
+    return 0

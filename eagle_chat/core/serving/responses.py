@@ -1,0 +1,170 @@
+"""Response bodies in OpenAI's shapes, the speculative figures beside them, and SSE framing.
+
+Every finished response carries two extra objects a client can look for:
+
+- ``eagle_chat``: the speculative-decoding figures of this reply (``mode``, ``num_assistant_tokens`` =
+  K, ``tree``, ``accepted_tokens``, ``draft_tokens``, ``acceptance``, ``tokens_per_step``,
+  ``tokens_per_s``, ``ttft_ms``, ``tpot_ms``, ``generate_ms``, ``queue_ms``, ``device``, ``stopped``);
+- ``timings``: the same in llama.cpp server's names (``draft_n``, ``draft_n_accepted``,
+  ``predicted_per_second`` …), which some clients already read.
+
+Streamed, they ride on the chunk that carries ``finish_reason`` (and on the usage chunk, if asked for).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import uuid
+from dataclasses import dataclass
+
+from eagle_chat.core.generation.metrics import GenerationStats
+from eagle_chat.core.serving.requests import ServedModel
+
+SSE_DONE = b"data: [DONE]\n\n"
+SSE_HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+def sse(payload: dict) -> bytes:
+    """One server-sent event carrying ``payload`` as JSON."""
+    return b"data: " + dumps(payload) + b"\n\n"
+
+
+def dumps(payload: dict) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+@dataclass(frozen=True)
+class ReplyIdentity:
+    """What every chunk and the final object of one response share."""
+
+    kind: str  # "chat" or "text"
+    model: str
+    id: str
+    created: int
+
+    @classmethod
+    def new(cls, kind: str, model: str) -> "ReplyIdentity":
+        prefix = "chatcmpl-" if kind == "chat" else "cmpl-"
+        return cls(kind, model, prefix + uuid.uuid4().hex[:24], int(time.time()))
+
+    @property
+    def chunk_object(self) -> str:
+        return "chat.completion.chunk" if self.kind == "chat" else "text_completion"
+
+
+def finish_reason(stats: GenerationStats, max_tokens: int, stop_hit: bool) -> str:
+    if stop_hit:
+        return "stop"
+    return "length" if stats.generated_tokens >= max_tokens else "stop"
+
+
+def usage(stats: GenerationStats) -> dict:
+    prompt, completion = int(stats.input_tokens), int(stats.generated_tokens)
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False) -> dict:
+    """The ``eagle_chat`` object: what EAGLE-3 did for this reply."""
+    speculative = stats.mode == "speculative"
+    return {
+        "mode": stats.mode,
+        "num_assistant_tokens": stats.num_assistant_tokens if speculative else 0,
+        "tree": stats.tree,
+        "accepted_tokens": stats.accepted_tokens if speculative else 0,
+        "draft_tokens": stats.draft_tokens if speculative else 0,
+        "acceptance": _number(stats.acceptance),
+        "tokens_per_step": _number(stats.tokens_per_step),
+        "tokens_per_s": _number(stats.tokens_per_s),
+        "ttft_ms": _number(stats.ttft_ms),
+        "tpot_ms": _number(stats.tpot_ms),
+        "generate_ms": _number(stats.duration_ms),
+        "queue_ms": round(queue_ms, 3),
+        "device": stats.device,
+        "stopped": bool(stats.stopped),
+        "sampling": "greedy (temperature ignored: EAGLE-3 decodes greedily)" if sampling_ignored else None,
+    }
+
+
+def timings(stats: GenerationStats) -> dict:
+    """llama.cpp server's ``timings`` names for the same figures."""
+    speculative = stats.mode == "speculative"
+    decode_ms = max(0.0, (_number(stats.duration_ms) or 0.0) - (_number(stats.ttft_ms) or 0.0))
+    return {
+        "prompt_n": int(stats.input_tokens),
+        "prompt_ms": _number(stats.ttft_ms),
+        "predicted_n": int(stats.generated_tokens),
+        "predicted_ms": round(decode_ms, 3),
+        "predicted_per_token_ms": _number(stats.tpot_ms),
+        "predicted_per_second": _number(stats.tokens_per_s),
+        "draft_n": stats.draft_tokens if speculative else 0,
+        "draft_n_accepted": stats.accepted_tokens if speculative else 0,
+    }
+
+
+def extras(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False) -> dict:
+    return {"eagle_chat": figures(stats, queue_ms=queue_ms, sampling_ignored=sampling_ignored),
+            "timings": timings(stats)}
+
+
+def chunk(reply: ReplyIdentity, *, content: str | None = None, reasoning: str | None = None,
+          role: bool = False, finish: str | None = None) -> dict:
+    """One streamed chunk; the delta holds only what is set."""
+    if reply.kind == "chat":
+        delta: dict = {}
+        if role:
+            delta["role"] = "assistant"
+        if reasoning:
+            delta["reasoning_content"] = reasoning
+        if content is not None:
+            delta["content"] = content
+        choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+    else:
+        choice = {"index": 0, "text": content or "", "logprobs": None, "finish_reason": finish}
+    return {"id": reply.id, "object": reply.chunk_object, "created": reply.created, "model": reply.model,
+            "system_fingerprint": None, "choices": [choice]}
+
+
+def usage_chunk(reply: ReplyIdentity, stats: GenerationStats, more: dict) -> dict:
+    """The last chunk when ``stream_options.include_usage`` is set: no choices, the usage."""
+    return {"id": reply.id, "object": reply.chunk_object, "created": reply.created, "model": reply.model,
+            "system_fingerprint": None, "choices": [], "usage": usage(stats), **more}
+
+
+def completion(reply: ReplyIdentity, *, content: str, reasoning: str | None, finish: str,
+               stats: GenerationStats, more: dict) -> dict:
+    """The whole (non-streamed) response."""
+    if reply.kind == "chat":
+        message = {"role": "assistant", "content": content}
+        if reasoning is not None:
+            message["reasoning_content"] = reasoning
+        choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": finish}
+        obj = "chat.completion"
+    else:
+        choice = {"index": 0, "text": content, "logprobs": None, "finish_reason": finish}
+        obj = "text_completion"
+    return {"id": reply.id, "object": obj, "created": reply.created, "model": reply.model,
+            "system_fingerprint": None, "choices": [choice], "usage": usage(stats), **more}
+
+
+def models_list(model: ServedModel | None) -> dict:
+    data = []
+    if model is not None:
+        data.append({
+            "id": model.id, "object": "model", "created": model.created, "owned_by": "eagle-chat",
+            "eagle_chat": {"draft": model.draft, "device": model.device,
+                           "supports_thinking": model.supports_thinking},
+        })
+    return {"object": "list", "data": data}
+
+
+def _number(value) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return round(value, 3) if math.isfinite(value) else None

@@ -1,0 +1,43 @@
+"""The controller's book-keeping of one reply, in flight or waiting in the request queue."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.core.generation.metrics import RateMeter
+from eagle_chat.core.storage.conversation import Message
+
+# What the engine and the worker start a failure's sentence with when the fault is theirs, not the request's.
+SERVER_FAULT_PREFIX = "Generation failed"
+
+
+@dataclass
+class ReplyInFlight:
+    """Book-keeping of the reply being generated."""
+
+    request_id: int
+    mode: str
+    settings: GenerationSettings
+    stop: threading.Event
+    message: Message | None  # None for replies that are not part of a conversation (comparisons, API)
+    job: object | None = None  # an API request (core.serving.backend.Job): it hears the reply's events
+    prompt: object = None
+    draft_free: bool = False
+    meter: RateMeter = field(default_factory=RateMeter)
+    parts: list[str] = field(default_factory=list)
+    tokens: int = 0
+    dirty: bool = False
+    pending_points: list[tuple[float, float]] = field(default_factory=list)
+    last_save: float = field(default_factory=time.monotonic)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def failure_status(message: str) -> int:
+    """The HTTP status an API request's failure deserves: 500 for the engine's own faults, else 400."""
+    return 500 if message.startswith(SERVER_FAULT_PREFIX) else 400

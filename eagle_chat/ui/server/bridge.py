@@ -1,0 +1,63 @@
+"""ControllerBackend: core.serving's Backend on the ChatController — API requests join its one queue.
+
+The window and ``eagle-chat serve`` both serve through this, so an API request waits its turn behind the
+window's replies (and they behind it) on the one pipeline the controller's worker owns.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.core.serving.backend import Job
+from eagle_chat.core.serving.errors import not_ready, queue_full, shutting_down
+from eagle_chat.core.serving.requests import ServedModel
+
+DEFAULT_QUEUE_LIMIT = 16  # API requests waiting behind the one in flight; more get 429
+
+
+class ControllerBackend:
+    def __init__(self, controller, defaults: Callable[[], GenerationSettings], *,
+                 queue_limit: int = DEFAULT_QUEUE_LIMIT):
+        self.controller = controller
+        self._defaults = defaults
+        self.queue_limit = queue_limit
+        self._served: tuple[int, ServedModel] | None = None
+
+    def served_model(self) -> ServedModel | None:
+        info = self.controller.loaded
+        if not info or self.controller.state not in ("ready", "generating"):
+            return None
+        if self._served is None or self._served[0] != id(info):
+            spec = info["spec"]
+            draft = getattr(spec, "draft_dir", None)
+            model = ServedModel(
+                id=served_name(spec), has_draft=bool(info["has_draft"]), device=str(info["device"]),
+                draft=Path(draft).name if draft else None, supports_thinking=bool(info["supports_thinking"]),
+                created=int(time.time()),
+            )
+            self._served = (id(info), model)
+        return self._served[1]
+
+    def default_settings(self) -> GenerationSettings:
+        return self._defaults()
+
+    def load(self) -> dict:
+        return {"running": self.controller.reply is not None, "queued": len(self.controller.queue)}
+
+    def submit(self, job: Job) -> None:
+        if self.controller._shut_down:
+            raise shutting_down()
+        waiting = sum(1 for reply in self.controller.queue if reply.job is not None)
+        if waiting >= self.queue_limit:
+            raise queue_full(self.queue_limit)
+        if self.controller.submit_job(job) is None:
+            raise not_ready("No model is loaded yet; try again when GET /health says ok.")
+
+
+def served_name(spec) -> str:
+    """The model id the API lists: the target folder's name (a remote model keeps its own)."""
+    name = getattr(spec, "model", None)
+    return str(name) if name else Path(spec.target_dir).name

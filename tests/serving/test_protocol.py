@@ -1,0 +1,139 @@
+"""The protocol pieces on their own: request checks, the reasoning split, stop sequences, SSE framing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.core.generation.reasoning import ReasoningStream, split_reasoning
+from eagle_chat.core.serving.errors import ApiError
+from eagle_chat.core.serving.requests import Limits, ServedModel, parse_chat, parse_completion
+from eagle_chat.core.serving.responses import SSE_DONE, sse
+from eagle_chat.core.serving.stops import StopScanner
+
+MODEL = ServedModel(id="m", has_draft=True, device="CPU")
+PLAIN = ServedModel(id="m", has_draft=False, device="CPU")
+USER = [{"role": "user", "content": "hi"}]
+
+
+def chat(**fields):
+    return parse_chat({"model": "m", "messages": USER, **fields}, MODEL, Limits(max_tokens=100))
+
+
+def refused(body, model=MODEL) -> ApiError:
+    with pytest.raises(ApiError) as caught:
+        parse_chat(body, model, Limits())
+    return caught.value
+
+
+def test_a_plain_request_gets_greedy_settings_and_the_cap():
+    request = chat()
+    assert (request.max_tokens, request.stream, request.stop, request.sampling) == (100, False, (), False)
+    settings = request.settings(GenerationSettings(num_assistant_tokens=4), has_draft=True)
+    assert settings.speculative and settings.num_assistant_tokens == 4 and not settings.do_sample
+    assert chat(max_tokens=10_000).max_tokens == 100  # capped, not refused
+    assert chat(max_completion_tokens=7, max_tokens=9).max_tokens == 7
+
+
+def test_extensions_set_k_and_thinking():
+    request = chat(num_assistant_tokens=0, chat_template_kwargs={"enable_thinking": False})
+    settings = request.settings(GenerationSettings(), has_draft=True)
+    assert not settings.speculative and settings.thinking is False
+    assert chat(num_assistant_tokens=7).settings(GenerationSettings(tree_depth=3, branching_factor=2), True).tree_depth == 0
+    assert chat(reasoning_effort="none").thinking is False
+
+
+@pytest.mark.parametrize("body, param", [
+    ({"model": "m", "messages": USER, "frobnicate": 1}, "frobnicate"),
+    ({"model": "m", "messages": []}, "messages"),
+    ({"model": "m", "messages": [{"role": "tool", "content": "x"}]}, "messages[0].role"),
+    ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, "messages[0].content"),
+    ({"model": "m", "messages": USER, "n": 3}, "n"),
+    ({"model": "m", "messages": USER, "max_tokens": 0}, "max_tokens"),
+    ({"model": "m", "messages": USER, "max_tokens": True}, "max_tokens"),
+    ({"model": "m", "messages": USER, "temperature": 3}, "temperature"),
+    ({"model": "m", "messages": USER, "stop": ["a", "b", "c", "d", "e"]}, "stop"),
+    ({"model": "m", "messages": USER, "tools": [{"type": "function"}]}, "tools"),
+    ({"model": "m", "messages": USER, "num_assistant_tokens": 99}, "num_assistant_tokens"),
+    ({"model": "m", "messages": USER, "temperature": 0.8}, "temperature"),
+    ({"messages": USER}, "model"),
+])
+def test_refusals_name_the_parameter(body, param):
+    error = refused(body)
+    assert error.status == 400 and error.param == param and error.message
+
+
+def test_an_unknown_model_is_404_and_sampling_without_a_draft_is_fine():
+    assert refused({"model": "other", "messages": USER}).status == 404
+    request = parse_chat({"model": "m", "messages": USER, "temperature": 0.8, "top_p": 0.9}, PLAIN, Limits())
+    settings = request.settings(GenerationSettings(), has_draft=False)
+    assert settings.do_sample and settings.temperature == 0.8 and settings.top_p == 0.9
+    assert refused({"model": "m", "messages": USER, "num_assistant_tokens": 3}, PLAIN).param == "num_assistant_tokens"
+
+
+def test_greedy_fallback_from_the_request_or_the_server():
+    assert chat(temperature=0.8, greedy_fallback=True).sampling_ignored
+    served = parse_chat({"model": "m", "messages": USER, "temperature": 0.8}, MODEL, Limits(greedy_fallback=True))
+    assert served.sampling_ignored and not served.sampling
+    assert refused({"model": "m", "messages": USER, "temperature": 0.8, "greedy_fallback": False}).status == 400
+
+
+def test_content_parts_developer_role_and_plain_prompts():
+    request = parse_chat({"model": "m", "messages": [
+        {"role": "developer", "content": "be brief"},
+        {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]}, MODEL, Limits())
+    assert request.prompt == ({"role": "system", "content": "be brief"}, {"role": "user", "content": "a\nb"})
+    text = parse_completion({"model": "m", "prompt": ["import os\n"]}, MODEL, Limits())
+    assert text.prompt == "import os\n" and text.settings(GenerationSettings(), True).chat_template is False
+    with pytest.raises(ApiError):
+        parse_completion({"model": "m", "prompt": [1, 2, 3]}, MODEL, Limits())
+
+
+@pytest.mark.parametrize("text, reasoning, content, still_open", [
+    ("plain answer", None, "plain answer", False),
+    ("<think>\nweigh it\n</think>\n\nthe answer", "weigh it", "the answer", False),
+    ("  <think>half way", "half way", "", True),
+    ("<think></think>answer", "", "answer", False),
+    ("answer with </think> inside", None, "answer with </think> inside", False),
+])
+def test_split_reasoning(text, reasoning, content, still_open):
+    split = split_reasoning(text)
+    assert (split.reasoning, split.content, split.open) == (reasoning, content, still_open)
+
+
+def test_split_reasoning_when_the_prompt_opened_the_tag():
+    assert split_reasoning("thoughts</think>\nanswer", started_thinking=True).reasoning == "thoughts"
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 8, 100])
+def test_the_streamed_split_adds_up_to_the_whole_split_whatever_the_chunking(size):
+    text = "<think>\nfirst I think </thin about it\n</think>\n\nHere is `code`:\n</think> kept"
+    stream = ReasoningStream()
+    reasoning, content = [], []
+    for i in range(0, len(text), size):
+        r, c = stream.feed(text[i:i + size])
+        reasoning.append(r)
+        content.append(c)
+    r, c = stream.finish()
+    whole = split_reasoning(text)
+    assert "".join(reasoning) + r == whole.reasoning
+    assert "".join(content) + c == whole.content
+
+
+@pytest.mark.parametrize("size", [1, 2, 4, 50])
+def test_stop_scanner_never_lets_part_of_a_stop_through(size):
+    text = "alpha be beta gamma"
+    scanner = StopScanner(("beta", "zeta"))
+    out = "".join(scanner.feed(text[i:i + size]) for i in range(0, len(text), size)) + scanner.finish()
+    assert out == "alpha be " and scanner.hit
+    clean = StopScanner(("zzz",))
+    assert "".join(clean.feed(p) for p in ("ab", "cz", "z")) + clean.finish() == "abczz" and not clean.hit
+
+
+def test_sse_framing():
+    event = sse({"a": "ü"})
+    assert event.startswith(b"data: ") and event.endswith(b"\n\n")
+    assert json.loads(event[6:]) == {"a": "ü"}
+    assert SSE_DONE == b"data: [DONE]\n\n"
