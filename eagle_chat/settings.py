@@ -36,6 +36,7 @@ class Settings:
     hf_endpoint: str | None = None  # a Hugging Face mirror, e.g. https://hf-mirror.com; None: huggingface.co
     modelscope_endpoint: str | None = None  # None: ModelScope's default site
     download_source: str = "hf"
+    show_drafted_tokens: bool = False  # tint the text that came from accepted draft tokens
 
 
 def load_settings(path: Path) -> tuple[Settings, str | None]:
@@ -67,7 +68,7 @@ def _check_types(settings: Settings) -> None:
     expectations = {
         "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
         "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict, "tuned_tree": dict,
-        "download_source": str,
+        "download_source": str, "show_drafted_tokens": bool,
     }
     for name, kind in expectations.items():
         if not isinstance(getattr(settings, name), kind):

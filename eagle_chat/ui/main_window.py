@@ -33,6 +33,7 @@ from eagle_chat.ui.models.models_menu import ModelsMenu
 from eagle_chat.ui.notice_bar import NoticeBar
 from eagle_chat.ui.settings_binder import SettingsBinder
 from eagle_chat.ui.speed.side_panel import SidePanel
+from eagle_chat.ui.speed.speculation_display import SpeculationDisplay
 from eagle_chat.ui.status_area import StatusArea
 
 
@@ -162,7 +163,7 @@ class MainWindow(QMainWindow):
         self._has_draft = bool(info["has_draft"])
         self.model_bar.set_draft_available(self._has_draft)
         self.options.set_thinking_supported(bool(info["supports_thinking"]))
-        self._sync_greedy_lock()
+        self.options.lock_greedy(self._has_draft)
         self.model_bar.set_model_text(
             texts.model_label(self.model), f"{self.model.target_dir}\n{self.model.draft_dir or 'no draft'}"
         )
@@ -208,9 +209,6 @@ class MainWindow(QMainWindow):
             return  # comparisons and tuning chart in their own windows
         self.chart.begin(request_id, mode, "EAGLE-3" if mode == "speculative" else "baseline")
 
-    def _sync_greedy_lock(self) -> None:
-        self.options.lock_greedy(self._has_draft)
-
     def _on_device_changed(self, kind: str) -> None:
         if kind != self.settings.device:
             self.binder.update(device=kind)
@@ -252,6 +250,7 @@ class MainWindow(QMainWindow):
         splitter.setSizes([220, 700, 360])
         self.setCentralWidget(splitter)
 
+        self.speculation = SpeculationDisplay(self)  # next-reply line, acceptance chart, drafted-token tint
         self.status = StatusArea(self.statusBar())
         self.models_menu = ModelsMenu(self.registry, lambda: self.model, self)
         build_menus(self)
@@ -281,7 +280,7 @@ class MainWindow(QMainWindow):
             (self.conversations.sig_rename, c.rename_conversation),
             (self.conversations.sig_delete, c.delete_conversation),
             (self.conversations.sig_search, lambda _text: self.refresh_conversations()),
-            (self.model_bar.sig_speculative_toggled, lambda _on: self._sync_greedy_lock()),
+            (self.model_bar.sig_speculative_toggled, lambda _on: self.options.lock_greedy(self._has_draft)),
             (self.model_bar.sig_device_changed, self._on_device_changed),
             (self.options.precision.activated, lambda i: self.set_precision(self.options.precision.itemData(i))),
         ):

@@ -10,7 +10,7 @@ import math
 from bisect import bisect_left
 from dataclasses import dataclass, field, fields
 
-from eagle_chat.core.generation.steps import StepRecord
+from eagle_chat.core.generation.steps import StepRecord, histogram_text
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,14 @@ class GenerationStats:
                 return int(depth)
         return self.num_assistant_tokens
 
+    def step_columns(self) -> dict:
+        """The step record's summary in flat columns (CSV): steps, mean accepted length, histogram."""
+        steps = self.steps
+        if steps is None:
+            return {"verification_steps": None, "mean_accepted": None, "accepted_histogram": None}
+        return {"verification_steps": steps.verification_steps, "mean_accepted": steps.mean_accepted(),
+                "accepted_histogram": histogram_text(steps.histogram(self.max_accepted))}
+
     def to_dict(self) -> dict:
         """Plain data for JSON; the step record in its compact form (``steps``, ``step_chars``)."""
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "steps"}
@@ -64,7 +72,7 @@ class GenerationStats:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GenerationStats":
+    def from_dict(cls, data: dict) -> GenerationStats:
         known = {f for f in cls.__dataclass_fields__} - {"steps"}
         stats = cls(**{k: v for k, v in data.items() if k in known})
         stats.steps = StepRecord.decode(data.get("steps"), data.get("step_chars"))

@@ -78,7 +78,7 @@ class StepRecord:
         for size, drafted, own in steps:
             self.add(size, drafted, own)
 
-    def copy(self) -> "StepRecord":
+    def copy(self) -> StepRecord:
         return StepRecord(list(self.sizes), None if self.drafted_chars is None else list(self.drafted_chars),
                           None if self.own_chars is None else list(self.own_chars))
 
@@ -183,7 +183,7 @@ class StepRecord:
         return ",".join(f"{d}+{o}" if d else str(o) for d, o in zip(self.drafted_chars, self.own_chars))
 
     @classmethod
-    def decode(cls, sizes: str | None, chars: str | None = None) -> "StepRecord | None":
+    def decode(cls, sizes: str | None, chars: str | None = None) -> StepRecord | None:
         """The record from its compact form; None if ``sizes`` is missing or damaged (never raises).
         Damaged character counts drop only the characters."""
         if not isinstance(sizes, str) or not sizes:
