@@ -41,6 +41,7 @@ class Settings:
     server_port: int = 8000  # the window's API server (Server switch); it always binds 127.0.0.1
     remote_url: str = ""  # "Remote server" backend: an OpenAI-compatible base URL (…/v1, OVMS …/v3)
     remote_model: str = ""  # "" = the first model the server lists; the key is in the keyring, never here
+    show_drafted_tokens: bool = False  # tint the text that came from accepted draft tokens
 
 
 def load_settings(path: Path) -> tuple[Settings, str | None]:
@@ -73,6 +74,7 @@ def _check_types(settings: Settings) -> None:
         "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
         "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict, "tuned_tree": dict,
         "download_source": str, "theme": str, "server_port": int, "remote_url": str, "remote_model": str,
+        "show_drafted_tokens": bool,
     }
     for name, kind in expectations.items():
         if not isinstance(getattr(settings, name), kind):

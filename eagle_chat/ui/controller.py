@@ -58,6 +58,9 @@ class ChatController(QObject):
     """A reply ended: the Message (None if ephemeral) and the GenerationResult (None if it failed)."""
     sig_rate_points = Signal(int, str, object)
     """Live speed: request id, mode, list of (seconds, tokens/s) points since the last batch."""
+    sig_reply_steps = Signal(int, object)
+    """The reply in flight's steps so far (display rate, just before its sig_reply_text): request id and
+    the StepRecord (the controller's own; read it, do not change it)."""
     sig_reply_started = Signal(int, str, object)
     """A reply started: request id, mode ("speculative"/"baseline") and its GenerationSettings."""
     sig_ephemeral_finished = Signal(int, object)
@@ -264,6 +267,13 @@ class ChatController(QObject):
             reply.job.on_chunk(text, tokens, t)
 
     @Slot(int, object)
+    def _on_steps(self, request_id: int, steps) -> None:
+        reply = self.reply
+        if reply is not None and reply.request_id == request_id:
+            reply.steps.extend(steps)
+            reply.steps_dirty = True
+
+    @Slot(int, object)
     def _on_finished(self, request_id: int, result: GenerationResult) -> None:
         reply = self._end_reply(request_id)
         if reply is None:
@@ -327,6 +337,7 @@ class ChatController(QObject):
         self._worker.sig_loaded.connect(self._on_loaded, queued)
         self._worker.sig_load_failed.connect(self._on_load_failed, queued)
         self._worker.sig_chunk.connect(self._on_chunk, queued)
+        self._worker.sig_steps.connect(self._on_steps, queued)
         self._worker.sig_finished.connect(self._on_finished, queued)
         self._worker.sig_failed.connect(self._on_failed, queued)
         self._thread.finished.connect(self._worker.deleteLater)
@@ -378,6 +389,9 @@ class ChatController(QObject):
         if reply is None or not reply.dirty:
             return
         reply.dirty = False
+        if reply.steps_dirty:
+            reply.steps_dirty = False
+            self.sig_reply_steps.emit(reply.request_id, reply.steps)
         self.sig_reply_text.emit(reply.message, reply.text)
         if reply.pending_points:
             points, reply.pending_points = reply.pending_points, []

@@ -51,6 +51,7 @@ class WindowDialogs(QObject):
         if self.compare is None:
             self.compare = CompareView(self._window.controller, self._window.generation_settings, None)
             self.compare.sig_want_precision.connect(self.sig_want_precision)
+            self.compare.set_drafted_action(self._window.speculation.drafted_action)
         self.compare.show()
         self.compare.set_demo(demo)
         self.compare.raise_()

@@ -1,4 +1,8 @@
-"""Export a conversation's per-message stats as CSV and JSON, and a chart as PNG."""
+"""Export a conversation's per-message stats as CSV and JSON, and a chart as PNG.
+
+Each reply carries its step record: in the CSV compactly (``steps`` as ``1,6,4,1*3``, ``step_chars``,
+the histogram as ``0:2 1:1 …``), in the JSON as lists (tokens and characters per step, the histogram of
+accepted lengths 0…K, acceptance by draft position 1…K)."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from eagle_chat.ui.speed.speed_chart import SpeedChart
 STAT_FIELDS = (
     "mode", "num_assistant_tokens", "generated_tokens", "input_tokens", "ttft_ms", "tpot_ms", "tokens_per_s",
     "duration_ms", "accepted_tokens", "draft_tokens", "acceptance", "tokens_per_step", "stopped", "device",
+    "tree", "steps", "step_chars", "verification_steps", "mean_accepted", "accepted_histogram",
 )
 
 
@@ -21,10 +26,21 @@ def conversation_rows(conversation: Conversation) -> list[dict]:
     for index, message in enumerate(conversation.messages):
         if message.role != "assistant" or message.stats is None:
             continue
-        stats = message.stats.to_dict()
+        stats = {**message.stats.to_dict(), **message.stats.step_columns()}
         rows.append({"message_index": index, "status": message.status, "created": message.created,
                      **{f: stats.get(f) for f in STAT_FIELDS}})
     return rows
+
+
+def conversation_json(conversation: Conversation) -> dict:
+    """The JSON export: the rows, each with its step record as lists."""
+    replies = []
+    stats_of = {i: m.stats for i, m in enumerate(conversation.messages)}
+    for row in conversation_rows(conversation):
+        stats = stats_of[row["message_index"]]
+        steps = stats.steps.summary(stats.max_accepted) if stats.steps is not None else None
+        replies.append({**row, "step_record": steps})
+    return {"title": conversation.title, "replies": replies}
 
 
 def export_conversation(conversation: Conversation, folder: Path, *, chart: SpeedChart | None = None) -> list[Path]:
@@ -37,9 +53,7 @@ def export_conversation(conversation: Conversation, folder: Path, *, chart: Spee
         writer.writeheader()
         writer.writerows(rows)
     json_path = folder / f"{stem}-stats.json"
-    json_path.write_text(
-        json.dumps({"title": conversation.title, "replies": rows}, indent=2, ensure_ascii=False), encoding="utf-8"
-    )
+    json_path.write_text(json.dumps(conversation_json(conversation), indent=2, ensure_ascii=False), encoding="utf-8")
     written = [csv_path, json_path]
     if chart is not None:
         png_path = folder / f"{stem}-chart.png"

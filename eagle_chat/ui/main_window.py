@@ -32,6 +32,7 @@ from eagle_chat.ui.notice_bar import NoticeBar
 from eagle_chat.ui.server import RemoteBackend, ServerPanel
 from eagle_chat.ui.settings_binder import SettingsBinder
 from eagle_chat.ui.speed.side_panel import SidePanel
+from eagle_chat.ui.speed.speculation_display import SpeculationDisplay
 from eagle_chat.ui.status_area import StatusArea
 
 
@@ -250,6 +251,7 @@ class MainWindow(QMainWindow):
         splitter.setSizes([220, 700, 360])
         self.setCentralWidget(splitter)
 
+        self.speculation = SpeculationDisplay(self)  # next-reply line, acceptance chart, drafted-token tint
         self.status = StatusArea(self.statusBar())
         self.models_menu = ModelsMenu(self.registry, lambda: self.model, self)
         self.server, self.remote = ServerPanel(self), RemoteBackend(self)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.generation.metrics import RateMeter
+from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.storage.conversation import Message
 
 # What the engine and the worker start a failure's sentence with when the fault is theirs, not the request's.
@@ -32,6 +33,8 @@ class ReplyInFlight:
     dirty: bool = False
     pending_points: list[tuple[float, float]] = field(default_factory=list)
     last_save: float = field(default_factory=time.monotonic)
+    steps: StepRecord = field(default_factory=StepRecord)  # the verification steps so far
+    steps_dirty: bool = False
 
     @property
     def text(self) -> str:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from eagle_chat.core.acquisition.staging import format_bytes
 from eagle_chat.core.acquisition.steps import Progress
+from eagle_chat.core.generation import outlook
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.generation.npu_drafting import DraftTree
+from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.measure.compare import Comparison, Divergence
 from eagle_chat.core.models import speed_demo
 from eagle_chat.core.models.catalog import CatalogEntry
@@ -36,6 +38,52 @@ def stats_summary(stats: GenerationStats) -> str:
     if stats.stopped:
         parts.append("stopped")
     return " · ".join(parts)
+
+
+def drafted_tooltip(step: int, accepted: int) -> str:
+    """Hovering tinted text: which verification step wrote it, and how far that step got."""
+    tokens = "token" if accepted == 1 else "tokens"
+    return (f"Drafted by EAGLE-3 — step {step}: the target accepted {accepted} drafted {tokens}, "
+            "then added one of its own (shown plain)")
+
+
+def acceptance_caption(record: StepRecord | None, max_accepted: int, genai_accepted: int | None = None) -> str:
+    """Under the acceptance chart: how many steps, the mean accepted length, and GenAI's own count."""
+    if record is None or not record.verification_steps:
+        return "No drafted steps yet: send a message with EAGLE-3 on."
+    parts = [f"{record.verification_steps} steps", f"mean {record.mean_accepted():.2f} of {max_accepted} accepted",
+             f"{record.tokens_per_step():.2f} tokens/step"]
+    if genai_accepted is not None and genai_accepted != record.accepted():
+        parts.append(f"GenAI counts {genai_accepted} accepted (not the last step)")
+    return " · ".join(parts)
+
+
+def acceptance_tooltip(caption: str) -> str:
+    return (f"{caption}\n\nBars: how many verification steps accepted 0, 1, … K of their drafted tokens.\n"
+            "Line: the share of steps whose drafted token at position 1, 2, … K was accepted.\n"
+            "GenAI's own accepted-token count on CPU/GPU leaves out each reply's last step; the chart counts it.")
+
+
+def next_reply_line(o: outlook.Outlook) -> str:
+    """The one line that says whether the next reply will be speculative, and why not."""
+    how = f"K={o.k}" if not o.tree_depth else f"a draft tree {o.tree_depth} deep × {o.branching_factor} wide, K={o.k}"
+    sentences = {
+        outlook.ON: f"Next reply: EAGLE-3 speculative decoding, {how}.",
+        outlook.ON_SAMPLING_SET_ASIDE: f"Next reply: EAGLE-3, {how}, greedy — sampling is set aside while the "
+                                          "draft is loaded (EAGLE-3 decodes greedily only).",
+        outlook.NO_MODEL: "Next reply: none yet — no model is loaded.",
+        outlook.LOADING: "Next reply: waiting for the model to load.",
+        outlook.NPU_PROMPT_TOO_LONG: f"Next reply: refused — this conversation already holds {o.history_tokens} "
+                                        f"tokens, more than the NPU's prompt limit of {o.prompt_limit}. Start a "
+                                        "new conversation.",
+        outlook.NO_DRAFT: "Next reply: plain decoding — no EAGLE-3 draft is loaded with this model.",
+        outlook.DEVICE_MISMATCH: f"Next reply: plain decoding — the draft is on {o.draft_device} but the model "
+                                    f"on {o.device}; EAGLE-3 needs both on the same device.",
+        outlook.DRAFT_OFF: "Next reply: plain decoding — EAGLE-3 is switched off (the EAGLE-3 button).",
+        outlook.SAMPLING: "Next reply: refused — sampling was asked for, and a model loaded with an EAGLE-3 "
+                             "draft decodes greedily only. Turn sampling off, or load the model without its draft.",
+    }
+    return sentences[o.reason]
 
 
 def divergence_text(divergence: Divergence) -> str:

@@ -36,6 +36,9 @@ class GenerationWorker(QObject):
     sig_chunk = Signal(int, str, int, float)
     """Streamed text (chunks gathered over at most 15 ms): request id, text, running token count,
     seconds since the request started."""
+    sig_steps = Signal(int, object)
+    """Verification steps recorded since the last such signal, sent just before the chunk that shows their
+    text: request id and a tuple of (tokens, drafted_chars, own_chars)."""
     sig_finished = Signal(int, object)
     """A reply ended (completed or stopped): request id and the GenerationResult."""
     sig_failed = Signal(int, str)
@@ -68,6 +71,7 @@ class GenerationWorker(QObject):
                 "supports_thinking": engine.supports_thinking,
                 "load_time_ms": engine.load_time_ms,
                 "device": engine.plan.device,
+                "draft_device": engine.plan.draft_device,
             }
         )
 
@@ -107,7 +111,8 @@ class GenerationWorker(QObject):
             self.sig_failed.emit(request_id, "Stopped before it started.")
             return
 
-        batch = _ChunkBatcher(lambda text, tokens, t: self.sig_chunk.emit(request_id, text, tokens, t))
+        batch = _ChunkBatcher(lambda text, tokens, t: self.sig_chunk.emit(request_id, text, tokens, t),
+                              lambda steps: self.sig_steps.emit(request_id, steps))
         try:
             result = engine.generate(messages, settings, on_chunk=batch.add, stop=stop)
         except EngineError as error:
@@ -143,8 +148,10 @@ class _ChunkBatcher:
     while the screen refreshes at 30 Hz anyway.
     """
 
-    def __init__(self, emit):
+    def __init__(self, emit, emit_steps=None):
         self._emit = emit
+        self._emit_steps = emit_steps
+        self._steps: list[tuple] = []
         self._parts: list[str] = []
         self._tokens = 0
         self._t = 0.0
@@ -152,11 +159,15 @@ class _ChunkBatcher:
 
     def add(self, chunk: Chunk) -> None:
         self._parts.append(chunk.text)
+        self._steps.extend(chunk.steps)
         self._tokens, self._t = chunk.tokens, chunk.t
         if chunk.t - self._last >= CHUNK_SIGNAL_INTERVAL_S:
             self.flush()
 
     def flush(self) -> None:
+        if self._steps and self._emit_steps is not None:
+            steps, self._steps = tuple(self._steps), []
+            self._emit_steps(steps)
         if self._parts:
             text, self._parts = "".join(self._parts), []
             self._last = self._t

@@ -59,6 +59,12 @@ def test_bench_cli_on_a_pair_it_has_never_seen(tiny_pair, tmp_path):
     assert len(data["runs"]) == 3 * 2 * 3  # 3 prompts x 2 repeats x (baseline + 2 K)
     assert {"mode", "k", "prompt_index", "repeat", "text", "tokens_per_s", "ttft_ms", "tpot_ms",
             "generated_tokens", "accepted_tokens", "draft_acceptance"} <= set(data["runs"][0])
+    for run in data["runs"]:  # tokens per verification step, adding up to the generated tokens
+        assert sum(run["steps"]) == run["generated_tokens"]
+        if run["mode"] == "baseline":
+            assert set(run["steps"]) == {1}
+        else:
+            assert max(run["steps"]) <= run["k"] + 1 and len(run["steps"]) < run["generated_tokens"]
     assert [s["k"] for s in data["summary"]] == [3, 4]
     assert all(s["identical_output"] is True for s in data["summary"])
     assert {"k", "baseline_tokens_per_s", "speculative_tokens_per_s", "speedup", "identical_output"} <= set(

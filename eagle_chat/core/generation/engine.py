@@ -18,6 +18,7 @@ from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation import devices as dev
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
+from eagle_chat.core.generation.streamer import ChunkStreamer, TokenLengths
 from eagle_chat.core.models import folders
 
 MIN_ASSISTANT_TOKENS = 1
@@ -155,6 +156,7 @@ class Engine:
             raise EngineError(_load_error_message(self.plan, error)) from error
         self.load_time_ms = (time.perf_counter() - started) * 1000.0
         self._tokenizer = self._pipe.get_tokenizer()
+        self._token_lengths = _token_lengths(self._tokenizer)
         self._lock = threading.Lock()
 
     @property
@@ -193,6 +195,10 @@ class Engine:
         message through the chat template) or a list of ``{"role", "content"}`` messages, system prompt
         first. Setting ``stop`` ends the reply within a decoding step or two; the text streamed until then
         is returned (after a stop EAGLE-3 can report draft tokens the target never verified).
+
+        ``stats.steps`` is the reply's step record: tokens per target step and the characters of the text
+        each step's drafted tokens and own token wrote (see :mod:`eagle_chat.core.generation.steps` for how
+        it relates to GenAI's accepted and generated counts); each chunk carries the steps since the last.
         """
         config = self._config(settings)
         self._check_prompt(prompt, settings.thinking)
@@ -200,8 +206,9 @@ class Engine:
         # with the GenAI samples that way); a conversation goes in as a ChatHistory.
         inputs = [prompt] if isinstance(prompt, str) else self._history(prompt, settings.thinking)
         stop = stop or threading.Event()
-        streamer = _ChunkStreamer(self._tokenizer, on_chunk, stop)
         speculative = self.has_draft and bool(config.num_assistant_tokens)
+        # Characters per step only matter where tokens were drafted (a baseline reply's steps are all 1).
+        streamer = ChunkStreamer(self._tokenizer, on_chunk, stop, self._token_lengths if speculative else None)
         mode = "speculative" if speculative else "baseline"
         with self._lock:  # one generation at a time per pipeline
             streamer.start()
@@ -220,6 +227,7 @@ class Engine:
             device=self.plan.device,
             streamed_tokens=streamer.tokens,
             stopped=stopped,
+            steps=streamer.finish_record(text),
         )
         stats.load_time_ms = self.load_time_ms
         if speculative and settings.tree_depth:
@@ -308,67 +316,13 @@ def check_prompt_length(count: int, *, device: str, npu: dev.NpuOptions, max_con
         )
 
 
-class _ChunkStreamer:
-    """Counts tokens per decoding step and hands decoded text to the callback, never raising into C++.
-
-    GenAI's ``TextStreamer`` does the incremental detokenisation (holding back incomplete UTF-8); this
-    wrapper adds token counts and arrival times, the stop flag, and catches any exception from the
-    callback (an exception escaping into OpenVINO's thread would be printed and lost, or worse).
-    """
-
-    def __init__(self, tokenizer, on_chunk: ChunkCallback | None, stop: threading.Event):
-        import openvino_genai as ov_genai
-
-        class _Streamer(ov_genai.StreamerBase):
-            def write(inner, token):  # noqa: N805 - bound to the GenAI base class
-                return self._write(token)
-
-            def end(inner):  # noqa: N805
-                self._end()
-
-        self.streamer = _Streamer()
-        self._text_streamer = ov_genai.TextStreamer(tokenizer, self._on_text)
-        self._running = ov_genai.StreamingStatus.RUNNING
-        self._stop_status = ov_genai.StreamingStatus.STOP
-        self._on_chunk = on_chunk
-        self._stop = stop
-        self._t0 = 0.0
-        self.tokens = 0
-        self.parts: list[str] = []
-        self.chunks: list[Chunk] = []
-        self.error: BaseException | None = None
-
-    def start(self) -> None:
-        self._t0 = time.perf_counter()
-
-    @property
-    def text(self) -> str:
-        return "".join(self.parts)
-
-    def _write(self, token):
-        try:
-            self.tokens += len(token) if isinstance(token, list) else 1
-            if self._stop.is_set():
-                return self._stop_status
-            self._text_streamer.write(token)
-            return self._stop_status if self._stop.is_set() else self._running
-        except BaseException as error:  # noqa: BLE001 - must never reach OpenVINO's thread
-            self.error = self.error or error
-            return self._stop_status
-
-    def _end(self) -> None:
-        try:
-            self._text_streamer.end()
-        except BaseException as error:  # noqa: BLE001
-            self.error = self.error or error
-
-    def _on_text(self, text: str):
-        chunk = Chunk(text, self.tokens, time.perf_counter() - self._t0)
-        self.parts.append(text)
-        self.chunks.append(chunk)
-        if self._on_chunk is not None:
-            self._on_chunk(chunk)
-        return self._running
+def _token_lengths(tokenizer) -> TokenLengths | None:
+    """Per-token text lengths for the step record; a tokenizer that cannot give them costs only the
+    record's characters, never the reply."""
+    try:
+        return TokenLengths(tokenizer)
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _first_line(error: BaseException) -> str:

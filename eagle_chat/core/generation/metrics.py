@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
+
+from eagle_chat.core.generation.steps import StepRecord, histogram_text
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """A piece of streamed text: ``tokens`` is the running token count, ``t`` seconds since the request."""
+    """A piece of streamed text: ``tokens`` is the running token count, ``t`` seconds since the request,
+    ``steps`` the steps recorded since the previous chunk as ``(tokens, drafted_chars, own_chars)``."""
 
     text: str
     tokens: int
     t: float
+    steps: tuple[tuple[int, int | None, int | None], ...] = ()
 
 
 @dataclass
@@ -40,15 +44,39 @@ class GenerationStats:
     stopped: bool = False
     device: str = "CPU"
     tree: str | None = None  # "DEPTHxBRANCHING" when EAGLE-3 drafted a tree
+    steps: StepRecord | None = None  # tokens and characters per target step (see core.generation.steps)
+
+    @property
+    def max_accepted(self) -> int:
+        """The most draft tokens one step can accept: K for a chain, the depth for a tree."""
+        if self.tree:
+            depth = self.tree.split("x")[0]
+            if depth.isdigit():
+                return int(depth)
+        return self.num_assistant_tokens
+
+    def step_columns(self) -> dict:
+        """The step record's summary in flat columns (CSV): steps, mean accepted length, histogram."""
+        steps = self.steps
+        if steps is None:
+            return {"verification_steps": None, "mean_accepted": None, "accepted_histogram": None}
+        return {"verification_steps": steps.verification_steps, "mean_accepted": steps.mean_accepted(),
+                "accepted_histogram": histogram_text(steps.histogram(self.max_accepted))}
 
     def to_dict(self) -> dict:
-        return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(self).items()}
+        """Plain data for JSON; the step record in its compact form (``steps``, ``step_chars``)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "steps"}
+        data = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in data.items()}
+        data["steps"] = self.steps.encode_sizes() if self.steps is not None else None
+        data["step_chars"] = self.steps.encode_chars() if self.steps is not None else None
+        return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GenerationStats":
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
-
+    def from_dict(cls, data: dict) -> GenerationStats:
+        known = {f for f in cls.__dataclass_fields__} - {"steps"}
+        stats = cls(**{k: v for k, v in data.items() if k in known})
+        stats.steps = StepRecord.decode(data.get("steps"), data.get("step_chars"))
+        return stats
 
 
 @dataclass
@@ -88,39 +116,57 @@ def _mean(metric) -> float:
     return value if math.isfinite(value) else 0.0
 
 
+def _value(metrics, name: str) -> float:
+    value = getattr(metrics, name)()
+    return float(value) if isinstance(value, (int, float)) else _mean(value)
+
+
+def _figure(top, main, name: str) -> float:
+    """GenAI's top-level figure, or the main model's where the top level has none: NPU EAGLE-3 (2026.4.1)
+    reports 0 generated tokens and -1 for TTFT/TPOT/throughput there, while ``main_model_metrics`` has them."""
+    value = _value(top, name)
+    if value <= 0 and main is not None:
+        value = max(value, _value(main, name))
+    return max(value, 0.0)
+
+
 def stats_from_result(
-    result, *, mode: str, num_assistant_tokens: int, device: str, streamed_tokens: int, stopped: bool
+    result, *, mode: str, num_assistant_tokens: int, device: str, streamed_tokens: int, stopped: bool,
+    steps: StepRecord | None = None,
 ) -> GenerationStats:
-    """Build GenerationStats from a GenAI ``DecodedResults``.
+    """Build GenerationStats from a GenAI ``DecodedResults`` (and the streamer's step record).
 
     Tokens per verification step = generated tokens / main-model inference steps; above 1 means the draft
     is earning its keep. On a stopped reply GenAI's counts can include draft tokens the target never
-    verified, so the streamed token count is used instead.
+    verified, so the streamed token count is used instead. Accepted and draft tokens are GenAI's own
+    figures; how they relate to the step record is explained in :mod:`eagle_chat.core.generation.steps`.
     """
     pm = result.perf_metrics
-    generated = int(pm.get_num_generated_tokens())
+    extended = getattr(result, "extended_perf_metrics", None)
+    main = getattr(extended, "main_model_metrics", None) if extended is not None else None
+    generated = int(_figure(pm, main, "get_num_generated_tokens"))
     if stopped:
         generated = min(generated, streamed_tokens) if streamed_tokens else generated
     stats = GenerationStats(
         mode=mode,
         num_assistant_tokens=num_assistant_tokens if mode == "speculative" else 0,
         generated_tokens=generated,
-        input_tokens=int(pm.get_num_input_tokens()),
-        ttft_ms=_mean(pm.get_ttft()),
-        tpot_ms=_mean(pm.get_tpot()),
-        tokens_per_s=_mean(pm.get_throughput()),
-        duration_ms=_mean(pm.get_generate_duration()),
+        input_tokens=int(_figure(pm, main, "get_num_input_tokens")),
+        ttft_ms=_figure(pm, main, "get_ttft"),
+        tpot_ms=_figure(pm, main, "get_tpot"),
+        tokens_per_s=_figure(pm, main, "get_throughput"),
+        duration_ms=_figure(pm, main, "get_generate_duration"),
         stopped=stopped,
         device=device,
+        steps=steps,
     )
-    extended = getattr(result, "extended_perf_metrics", None)
     if extended is not None and hasattr(extended, "get_num_accepted_tokens"):
         stats.accepted_tokens = int(extended.get_num_accepted_tokens())
         if hasattr(extended, "get_num_draft_tokens"):
             stats.draft_tokens = int(extended.get_num_draft_tokens())
-        steps = len(extended.main_model_metrics.raw_metrics.m_durations)
-        if steps:
-            stats.tokens_per_step = generated / steps
+        inferences = len(extended.main_model_metrics.raw_metrics.m_durations)
+        if inferences:
+            stats.tokens_per_step = generated / inferences
     if mode == "speculative":
         stats.acceptance = stats.accepted_tokens / stats.draft_tokens if stats.draft_tokens else 0.0
     else:

@@ -59,6 +59,9 @@ class BenchRun:
     tokens_per_step: float | None = None
     draft_tokens: int = 0
     tree: str | None = None  # "DEPTHxBRANCHING" for tree drafting, None for a chain of K
+    # Tokens emitted per verification step, the prefill's first (all ones for a baseline run); see
+    # eagle_chat.core.generation.steps for how they add up to generated and accepted tokens.
+    steps: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -242,6 +245,7 @@ def run_record(mode: str, k: int | None, index: int, repeat: int, result: Genera
         tokens_per_step=s.tokens_per_step,
         draft_tokens=s.draft_tokens,
         tree=s.tree,
+        steps=list(s.steps.sizes) if s.steps is not None else [],
     )
 
 

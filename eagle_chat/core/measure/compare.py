@@ -65,9 +65,19 @@ class Comparison:
         return fast / base if base else 0.0
 
     def to_rows(self) -> list[dict]:
-        """One row per run, for CSV/JSON export."""
+        """One row per run, for CSV/JSON export: the figures, the compact step record (``steps``,
+        ``step_chars``) and the histogram of accepted lengths."""
         rows = []
         for mode, runs in (("baseline", self.baseline), ("speculative", self.speculative)):
             for repeat, stats in enumerate(runs):
-                rows.append({"mode": mode, "repeat": repeat, **stats.to_dict()})
+                rows.append({"mode": mode, "repeat": repeat, **stats.to_dict(), **stats.step_columns()})
         return rows
+
+    def step_summaries(self) -> list[dict]:
+        """Per run, the step record as lists with its histogram and acceptance by draft position."""
+        summaries = []
+        for mode, runs in (("baseline", self.baseline), ("speculative", self.speculative)):
+            for repeat, stats in enumerate(runs):
+                if stats.steps is not None:
+                    summaries.append({"mode": mode, "repeat": repeat, **stats.steps.summary(stats.max_accepted)})
+        return summaries

@@ -30,6 +30,7 @@ from eagle_chat.ui.chat.markdown_html import (
     render_markdown,
     stable_prefix_end,
 )
+from eagle_chat.ui.chat.draft_tint import ChatTint
 
 RENDER_COST_FACTOR = 8.0
 MIN_RENDER_INTERVAL_S = 0.05
@@ -84,6 +85,7 @@ class ChatView(QTextBrowser):
         self._highlight_timer.setSingleShot(True)
         self._highlight_timer.timeout.connect(self._highlight_finished)
         self.confirm_links = True
+        self.drafted = ChatTint(self)  # tints text from accepted draft tokens after each drawn stretch
         self.show_conversation(None)
 
     # --- public API -----------------------------------------------------------------------------
@@ -145,6 +147,14 @@ class ChatView(QTextBrowser):
             self._highlight_timer.start(0)
         self._scroll_to_end()
 
+    def redraw(self) -> None:
+        """Draw every message again (a display option such as the drafted-token tint changed)."""
+        at_end = self._at_end()
+        for message in list(self._messages.values()):
+            self._render(message)
+        if at_end:
+            self._scroll_to_end()
+
     def message_text(self, message_id: int) -> str:
         message = self._messages.get(message_id)
         return message.content if message else ""
@@ -198,13 +208,17 @@ class ChatView(QTextBrowser):
         if cut > streamed.chars:
             settled = render_markdown(text[streamed.chars:cut], code_link_prefix=prefix, highlight=False,
                                       first_code_index=len(streamed.code_blocks))
+            start = cursor.position()
             _insert_blocks(cursor, settled.html)
+            self.drafted.covered(message, frame, streamed.chars, cut, start, cursor.position())
             streamed.chars = cut
             streamed.length = cursor.position() - frame.firstPosition()
             streamed.code_blocks += settled.code_blocks
         rest = render_markdown(text[streamed.chars:], code_link_prefix=prefix, highlight=False,
                                first_code_index=len(streamed.code_blocks))
+        start = cursor.position()
         _insert_blocks(cursor, rest.html if text else '<p style="color:#9ca3af;">…</p>')
+        self.drafted.covered(message, frame, streamed.chars, len(text), start, cursor.position())
         cursor.endEditBlock()
         self._code_blocks[message.id] = streamed.code_blocks + rest.code_blocks
 
@@ -240,6 +254,8 @@ class ChatView(QTextBrowser):
             cursor.setPosition(frame.firstPosition())
             cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeCharFormat(tip)
+        body = frame.firstCursorPosition().block().next()  # after the role line
+        self.drafted.covered(message, frame, 0, len(message.content), body.position(), frame.lastPosition())
         cursor.endEditBlock()
 
     @staticmethod
@@ -288,6 +304,10 @@ class ChatView(QTextBrowser):
         bar.setValue(bar.maximum())
 
     # --- Qt overrides ---------------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().paintEvent(event)
+        self.drafted.paint(event.rect())  # the drafted-token tint, over the text
+
     def loadResource(self, kind: int, url: QUrl):  # noqa: N802 - Qt override
         """Never load anything a reply points at (remote images, local files)."""
         return None

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -29,7 +28,10 @@ from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.measure.compare import Comparison
 from eagle_chat.ui import texts
 from eagle_chat.ui.controller import ChatController
+from eagle_chat.ui.drafted_text import DraftedPane
+from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
+from eagle_chat.ui.speed.speculation_display import bind_toggle, max_accepted
 from eagle_chat.ui.speed.speed_chart import SpeedChart
 
 PRESET_PROMPTS = (
@@ -65,10 +67,14 @@ class CompareView(QWidget):
         self.runner.sig_done.connect(self._on_done)
         controller.sig_rate_points.connect(self._on_rate_points)
         controller.sig_reply_text.connect(self._on_reply_text)
+        controller.sig_reply_steps.connect(self._on_reply_steps)
         controller.sig_loaded.connect(self._on_loaded)
         controller.sig_draft_free_ready.connect(self._on_draft_free_ready)
         self._pending_prompt: str | None = None
-        self._live_pane: QTextBrowser | None = None
+        self._live_pane: DraftedPane | None = None
+        self._live_request: int | None = None
+        self._live_record = None  # the running job's steps so far
+        self._live_k: int | None = None  # K (or tree depth) of the running EAGLE-3 job
 
     # --- public API ------------------------------------------------------------------------------
     def run(self, prompt: str | None = None) -> bool:
@@ -97,8 +103,9 @@ class CompareView(QWidget):
                 )
                 jobs.append(Job(prompt, settings, mode, draft_free=draft_free and mode == "baseline"))
         self.chart.clear()
-        self.baseline_pane.clear()
-        self.speculative_pane.clear()
+        self.baseline_pane.clear_reply()
+        self.speculative_pane.clear_reply()
+        self.acceptance.clear()
         self.comparison = None
         self.summary.setText("Running baseline, then EAGLE-3…")
         started = self.runner.start(jobs)
@@ -128,6 +135,10 @@ class CompareView(QWidget):
             self.showNormal()
         self.demo = on
 
+    def set_drafted_action(self, action) -> None:
+        """Share the main window's "Show drafted tokens" switch (the check box follows it both ways)."""
+        bind_toggle(self.drafted_toggle, action)
+
     def export(self, folder: Path) -> list[Path]:
         """Write the comparison as CSV and JSON and the chart as PNG into ``folder``."""
         if self.comparison is None:
@@ -150,6 +161,8 @@ class CompareView(QWidget):
                     "baseline_text": self.comparison.baseline_text,
                     "speculative_text": self.comparison.speculative_text,
                     "runs": rows,
+                    # Per run: tokens per step, characters per step, the histogram of accepted lengths.
+                    "steps": self.comparison.step_summaries(),
                 },
                 indent=2,
                 ensure_ascii=False,
@@ -167,20 +180,33 @@ class CompareView(QWidget):
         self._live_request = request_id
         label = "baseline" if mode == "baseline" else f"EAGLE-3 K={job.settings.num_assistant_tokens}"
         self.chart.begin(request_id, mode, label)
+        self._live_record = None
+        self._live_k = max_accepted(job.settings) if mode == "speculative" else None
+        if self._live_k is not None:
+            self.acceptance.show_steps(None, self._live_k, now=True)
+
+    def _on_reply_steps(self, request_id: int, record) -> None:
+        if self._live_pane is not None and request_id == self._live_request:
+            self._live_record = record
+            if self._live_k is not None:
+                self.acceptance.show_steps(record, self._live_k)
 
     def _on_rate_points(self, request_id: int, _mode: str, points) -> None:
         self.chart.add_points(request_id, points)
 
     def _on_reply_text(self, message, text: str) -> None:
         if message is None and self._live_pane is not None and self.runner.is_running():
-            self._live_pane.setPlainText(text)
+            self._live_pane.show_reply(text, self._live_record)
 
     def _on_job_finished(self, index: int, job_result) -> None:
         self.chart.flush()
         if job_result.result is not None:
             pane = self.baseline_pane if job_result.job.tag == "baseline" else self.speculative_pane
-            pane.setPlainText(job_result.result.text)
-        self._live_pane = None
+            stats = job_result.result.stats
+            pane.show_reply(job_result.result.text, stats.steps)
+            if job_result.job.tag == "speculative" and stats.steps is not None:
+                self.acceptance.show_steps(stats.steps, stats.max_accepted, stats.accepted_tokens, now=True)
+        self._live_pane, self._live_k = None, None
 
     def _on_done(self, results) -> None:
         done = [r for r in results if r.result is not None]
@@ -218,6 +244,10 @@ class CompareView(QWidget):
         if self._pending_rerun:
             self._pending_rerun = False
             self.run()
+
+    def _set_tint(self, on: bool) -> None:
+        for pane in (self.baseline_pane, self.speculative_pane):
+            pane.set_tint(on)
 
     def _export_clicked(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Export the comparison to…")
@@ -265,10 +295,14 @@ class CompareView(QWidget):
         self.export_button = QPushButton("Export…")
         self.export_button.setObjectName("compareExportButton")
         self.export_button.clicked.connect(self._export_clicked)
+        self.drafted_toggle = QCheckBox("Show drafted tokens")
+        self.drafted_toggle.setObjectName("draftedTokensToggle")
+        self.drafted_toggle.setToolTip("Tint the EAGLE-3 answer's text that came from accepted draft tokens")
+        self.drafted_toggle.toggled.connect(self._set_tint)
         top = QHBoxLayout()
         top.addWidget(self.prompt, 1)
-        for widget in (self.repeats, self.draft_free_baseline, self.run_button, self.cancel_button, self.f32_button,
-                       self.export_button):
+        for widget in (self.repeats, self.draft_free_baseline, self.drafted_toggle, self.run_button,
+                       self.cancel_button, self.f32_button, self.export_button):
             top.addWidget(widget)
 
         self.presets_row = QWidget()
@@ -280,17 +314,16 @@ class CompareView(QWidget):
             presets.addWidget(button)
         presets.addStretch(1)
 
-        self.baseline_pane = QTextBrowser()
+        self.baseline_pane = DraftedPane()
         self.baseline_pane.setObjectName("compareBaselinePane")
-        self.speculative_pane = QTextBrowser()
+        self.speculative_pane = DraftedPane()
         self.speculative_pane.setObjectName("compareSpeculativePane")
-        for pane in (self.baseline_pane, self.speculative_pane):
-            pane.setOpenLinks(False)
         panes = QSplitter()
         panes.addWidget(_titled("Baseline (plain decoding)", self.baseline_pane))
         panes.addWidget(_titled("EAGLE-3 speculative decoding", self.speculative_pane))
         self.chart = SpeedChart()
         self.chart.setObjectName("compareChart")
+        self.acceptance = AcceptanceChart()  # the EAGLE-3 run's steps
         self.summary = QLabel("Pick a prompt and run the comparison.")
         self.summary.setObjectName("compareSummary")
         self.summary.setWordWrap(True)
@@ -302,6 +335,7 @@ class CompareView(QWidget):
         layout.addWidget(panes, 3)
         bottom = QHBoxLayout()
         bottom.addWidget(self.chart, 2)
+        bottom.addWidget(self.acceptance, 2)
         bottom.addWidget(self.summary, 1)
         layout.addLayout(bottom, 2)
         QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=lambda: self.run())

@@ -1,10 +1,13 @@
-"""The window's right-hand side: live speed chart, last reply's figures, compare and tune, options."""
+"""The window's right-hand side: whether the next reply is speculative, the live speed chart and, on the
+tab beside it, how far each step got (acceptance), the drafted-token tint switch, the last reply's figures,
+compare and tune, options."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from eagle_chat.ui.controls import OptionsPanel
+from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.speed_chart import SpeedChart
 
 
@@ -12,7 +15,24 @@ class SidePanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setMinimumWidth(320)
+        self.next_reply = QLabel()
+        self.next_reply.setObjectName("nextReplyLine")
+        self.next_reply.setAccessibleName("Whether the next reply is speculative")
+        self.next_reply.setWordWrap(True)
         self.chart = SpeedChart()
+        self.acceptance = AcceptanceChart()
+        self.charts = QTabWidget()  # a laptop screen has room for one chart of a useful height here
+        self.charts.setObjectName("chartTabs")
+        self.charts.setDocumentMode(True)
+        self.charts.addTab(self.chart, "Speed")
+        self.charts.addTab(self.acceptance, "Acceptance")
+        self.charts.setTabToolTip(1, "How far each verification step of the reply on screen got")
+        self.drafted_toggle = QCheckBox("Show drafted tokens")
+        self.drafted_toggle.setObjectName("draftedTokensToggle")
+        self.drafted_toggle.setToolTip(
+            "Tint the text that came from drafted tokens the target accepted; the target's own token of each "
+            "step stays plain. Hover tinted text to see its step."
+        )
         self.stats_label = QLabel("No reply yet")
         self.stats_label.setObjectName("statsLabel")
         self.stats_label.setWordWrap(True)
@@ -23,7 +43,9 @@ class SidePanel(QWidget):
         self.tune_button.setObjectName("tuneButton")
         self.options = OptionsPanel()
         layout = QVBoxLayout(self)
-        layout.addWidget(self.chart, 2)
+        layout.addWidget(self.next_reply)
+        layout.addWidget(self.charts, 2)
+        layout.addWidget(self.drafted_toggle)
         layout.addWidget(self.stats_label)
         layout.addWidget(self.compare_button)
         layout.addWidget(self.tune_button)

@@ -1,0 +1,82 @@
+"""Will the next reply be speculative, and if not, why not: the facts, as one :class:`Outlook`.
+
+The window shows one line from this (the sentences are built in ``ui/texts.py``). The reasons are checked
+in the order a reply would meet them: a model must be loaded; on NPU the whole conversation must fit the
+compiled prompt limit (GenAI's stateful NPU pipelines re-read all of it every turn); a draft must be loaded,
+on the target's device (GenAI's EAGLE-3 reads the target's hidden states, and its NPU pipeline refuses a
+draft elsewhere: "Eagle3 pipeline supports NPU only"); EAGLE-3 must be switched on; and the decoding must be
+greedy (GenAI streams EAGLE-3 greedily only, even with 0 draft tokens).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from eagle_chat.core.generation.engine import GenerationSettings
+
+ON = "on"
+ON_SAMPLING_SET_ASIDE = "on_sampling_set_aside"  # sampling was asked for; the reply is greedy EAGLE-3
+NO_MODEL = "no_model"
+LOADING = "loading"
+NPU_PROMPT_TOO_LONG = "npu_prompt_too_long"
+NO_DRAFT = "no_draft"
+DEVICE_MISMATCH = "device_mismatch"
+DRAFT_OFF = "draft_off"
+SAMPLING = "sampling"  # sampling reaches a pipeline with a draft: GenAI refuses the reply
+REASONS = (ON, ON_SAMPLING_SET_ASIDE, NO_MODEL, LOADING, NPU_PROMPT_TOO_LONG, NO_DRAFT, DEVICE_MISMATCH,
+           DRAFT_OFF, SAMPLING)
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """``speculative``: the next reply will draft with EAGLE-3; ``reason`` one of :data:`REASONS`."""
+
+    speculative: bool
+    reason: str
+    k: int = 0
+    tree_depth: int = 0
+    branching_factor: int = 0
+    device: str = ""
+    draft_device: str | None = None
+    history_tokens: int | None = None
+    prompt_limit: int | None = None
+
+
+def next_reply(
+    *,
+    loaded: bool,
+    loading: bool = False,
+    has_draft: bool = False,
+    device: str = "",
+    draft_device: str | None = None,
+    settings: GenerationSettings | None = None,
+    sampling_asked: bool = False,
+    history_tokens: int | None = None,
+    npu_prompt_limit: int | None = None,
+) -> Outlook:
+    """The outlook for a reply sent now with ``settings`` (what the window would send).
+
+    ``sampling_asked``: the user asked for sampling even if the window set it aside (greedy lock);
+    ``history_tokens``: tokens the conversation already holds (its last reply's prompt plus the reply), a
+    lower bound on the next prompt; ``npu_prompt_limit``: MAX_PROMPT_LEN the NPU pipeline was compiled for.
+    """
+    settings = settings or GenerationSettings()
+    facts = dict(k=settings.num_assistant_tokens, tree_depth=settings.tree_depth,
+                 branching_factor=settings.branching_factor, device=device, draft_device=draft_device,
+                 history_tokens=history_tokens, prompt_limit=npu_prompt_limit)
+    if loading:
+        return Outlook(False, LOADING, **facts)
+    if not loaded:
+        return Outlook(False, NO_MODEL, **facts)
+    if (device.upper().startswith("NPU") and npu_prompt_limit is not None and history_tokens is not None
+            and history_tokens > npu_prompt_limit):
+        return Outlook(False, NPU_PROMPT_TOO_LONG, **facts)
+    if not has_draft:
+        return Outlook(False, NO_DRAFT, **facts)
+    if draft_device is not None and draft_device.upper() != device.upper():
+        return Outlook(False, DEVICE_MISMATCH, **facts)
+    if not settings.speculative:
+        return Outlook(False, DRAFT_OFF, **facts)
+    if settings.do_sample:
+        return Outlook(False, SAMPLING, **facts)
+    return Outlook(True, ON_SAMPLING_SET_ASIDE if sampling_asked else ON, **facts)

@@ -1,0 +1,210 @@
+"""Tinting the text that came from accepted draft tokens, and naming its step on hover.
+
+The step record (:mod:`eagle_chat.core.generation.steps`) says which characters of a reply each step's
+accepted draft tokens wrote; the target's own token of each step stays plain.
+
+The tint is painted over the text, not written into the document: a background format per drafted run
+would split a 1,000-token reply into hundreds of format runs, and laying those out tripled the cost of
+drawing the reply (the GUI thread's time, and the GIL the streaming thread needs). Painted, the document
+is laid out exactly as without the tint, switching it on or off is a repaint, and the painting touches only
+the runs on screen. The step under the mouse is looked up when a tooltip is asked for.
+
+:class:`DraftedPane` is the plain-text pane of the comparison (and of demo mode's large type); the chat
+view's Markdown is aligned back to the reply's text by :mod:`eagle_chat.ui.chat.draft_tint`.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QTextCursor
+from PySide6.QtWidgets import QTextBrowser, QTextEdit, QToolTip, QWidget
+
+from eagle_chat.core.generation.steps import DraftedSpan, StepRecord
+from eagle_chat.ui import texts
+
+# Translucent emerald, the EAGLE-3 colour of the speed chart: readable on light and dark backgrounds alike.
+DRAFT_TINT = QColor(16, 185, 129, 72)
+ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+StepLookup = Callable[[int], "tuple[int, int] | None"]  # document position -> (step, accepted)
+Ranges = Sequence[tuple[int, int]]  # sorted document ranges
+
+
+def spans_within(record: StepRecord | None, start: int, end: int) -> list[DraftedSpan]:
+    if record is None:
+        return []
+    return [s for s in record.drafted_spans() if s.end > start and s.start < end]
+
+
+def u16(text: str, count: int) -> int:
+    """Document positions (UTF-16 units) taken by ``text[:count]``."""
+    head = text[:count]
+    return count + len(ASTRAL.findall(head)) if ASTRAL.search(head) else count
+
+
+def visible_positions(view: QTextEdit, rect=None) -> tuple[int, int]:
+    """The first and last document positions in ``rect`` of ``view``'s viewport (all of it by default)."""
+    rect = rect if rect is not None else view.viewport().rect()
+    return view.cursorForPosition(rect.topLeft()).position(), view.cursorForPosition(rect.bottomRight()).position()
+
+
+def range_rects(view: QTextEdit, start: int, end: int) -> list[QRectF]:
+    """Rectangles in document coordinates covering positions ``start..end``, line by line."""
+    doc = view.document()
+    layout = doc.documentLayout()
+    rects = []
+    block = doc.findBlock(start)
+    while block.isValid() and block.position() < end:
+        box = layout.blockBoundingRect(block)
+        lines = block.layout()
+        first, last = max(start - block.position(), 0), min(end - block.position(), block.length() - 1)
+        index = lines.lineForTextPosition(first).lineNumber() if first < last else lines.lineCount()
+        while 0 <= index < lines.lineCount():
+            line = lines.lineAt(index)
+            if line.textStart() >= last:
+                break
+            a, b = max(first, line.textStart()), min(last, line.textStart() + line.textLength())
+            if a < b:
+                x1, x2 = line.cursorToX(a)[0], line.cursorToX(b)[0]
+                rects.append(QRectF(box.left() + min(x1, x2), box.top() + line.y(), abs(x2 - x1), line.height()))
+            index += 1
+        block = block.next()
+    return rects
+
+
+class TintPainter:
+    """Paints the tint over a text view's viewport. Each range's rectangles are kept until the document
+    changes at or before it, or the view's width or font changes: while a reply streams only the ranges
+    near its end are measured again, and a repaint for a scroll or a tooltip only fills rectangles."""
+
+    def __init__(self, view: QTextEdit):
+        self.view = view
+        self._key: tuple | None = None
+        self._rects: dict[tuple[int, int], list[QRectF]] = {}
+        view.document().contentsChange.connect(self._changed)
+
+    def _changed(self, position: int, _removed: int, _added: int) -> None:
+        if self._rects:
+            self._rects = {span: rects for span, rects in self._rects.items() if span[1] < position}
+
+    def paint(self, ranges: Ranges, rect=None) -> int:
+        """Paint the ``ranges`` (sorted) within ``rect`` of the viewport (all of it by default); returns how
+        many ranges were painted."""
+        if not ranges:
+            return 0
+        view = self.view
+        key = (view.viewport().width(), view.document().defaultFont().key())
+        if key != self._key:
+            self._key, self._rects = key, {}
+        top, bottom = visible_positions(view, rect)
+        first = max(0, bisect_left(ranges, (top, top)) - 1)
+        dx, dy = view.horizontalScrollBar().value(), view.verticalScrollBar().value()
+        painter = QPainter(view.viewport())
+        painted = 0
+        for span in ranges[first:]:
+            if span[0] > bottom:
+                break
+            if span[1] <= top:
+                continue
+            rects = self._rects.get(span)
+            if rects is None:
+                rects = self._rects[span] = range_rects(view, span[0], span[1])
+            for box in rects:
+                painter.fillRect(box.translated(-dx, -dy), DRAFT_TINT)
+            painted += 1
+        painter.end()
+        return painted
+
+
+class DraftedHover(QObject):
+    """Event filter on a text view's viewport: over tinted text, the tooltip names the step and how many
+    drafted tokens it accepted; elsewhere the view's own tooltips are left alone."""
+
+    def __init__(self, view: QTextEdit, lookup: StepLookup):
+        super().__init__(view)
+        self.view = view
+        self.lookup = lookup
+        view.viewport().installEventFilter(self)
+
+    def step_at(self, point) -> tuple[int, int] | None:
+        """(step, accepted) of the tinted text at viewport ``point``, if any."""
+        offset = QPointF(self.view.horizontalScrollBar().value(), self.view.verticalScrollBar().value())
+        position = self.view.document().documentLayout().hitTest(QPointF(point) + offset,
+                                                                  Qt.HitTestAccuracy.ExactHit)
+        return self.lookup(position) if position >= 0 else None
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.ToolTip:
+            found = self.step_at(event.pos())
+            if found is not None:
+                QToolTip.showText(event.globalPos(), texts.drafted_tooltip(*found), self.view.viewport())
+                return True
+        return False
+
+
+class DraftedPane(QTextBrowser):
+    """A plain-text pane showing one reply, appended to as it streams, its drafted text tinted when on."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.tint = False
+        self.text = ""
+        self.record: StepRecord | None = None
+        self.ranges: list[tuple[int, int]] = []  # tinted document ranges
+        self._spans: list[DraftedSpan] = []
+        self.hover = DraftedHover(self, self.step_at)
+        self.painter = TintPainter(self)
+
+    def show_reply(self, text: str, record: StepRecord | None = None) -> None:
+        """Show ``text``; while it grows with the same record only what was appended is inserted."""
+        append = record is self.record and bool(self.text) and text.startswith(self.text)
+        bar = self.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 4
+        if append:
+            cursor = QTextCursor(self.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(text[len(self.text):])
+        else:
+            self.setPlainText(text)
+        self.text, self.record = text, record
+        self._update_ranges()
+        if at_end and append:
+            bar.setValue(bar.maximum())
+
+    def set_tint(self, on: bool) -> None:
+        if on != self.tint:
+            self.tint = on
+            self._update_ranges()
+
+    def clear_reply(self) -> None:
+        self.clear()
+        self.text, self.record = "", None
+        self._update_ranges()
+
+    def step_at(self, position: int) -> tuple[int, int] | None:
+        """(step, accepted) of the tinted text at document ``position``."""
+        index = bisect_left(self.ranges, (position + 1, position + 1)) - 1
+        if index >= 0 and self.ranges[index][0] <= position < self.ranges[index][1]:
+            span = self._spans[index]
+            return span.step, span.accepted
+        return None
+
+    def _update_ranges(self) -> None:
+        self._spans = spans_within(self.record, 0, len(self.text)) if self.tint else []
+        astral = bool(ASTRAL.search(self.text))
+        self.ranges = [
+            (u16(self.text, s.start), u16(self.text, min(s.end, len(self.text)))) if astral
+            else (s.start, min(s.end, len(self.text)))
+            for s in self._spans
+        ]
+        self.viewport().update()
+
+    # --- Qt overrides ---------------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().paintEvent(event)
+        if self.tint:
+            self.painter.paint(self.ranges, event.rect())

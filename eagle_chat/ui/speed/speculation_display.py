@@ -1,0 +1,122 @@
+"""SpeculationDisplay: what the main window shows of the speculation itself.
+
+- The line that says whether the next reply will be speculative, and why not (facts from
+  :mod:`eagle_chat.core.generation.outlook`, sentence from ``ui/texts.py``), refreshed whenever one of its
+  facts may have changed.
+- The acceptance chart for the reply on screen: live while it streams, then GenAI's final record.
+- "Show drafted tokens": a checkable action shared by the side panel's check box and the comparison's,
+  remembered in the settings, switching the chat view's tint.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QAbstractButton
+
+from eagle_chat.core.generation import outlook
+from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.ui import texts
+
+
+def bind_toggle(button: QAbstractButton, action: QAction) -> None:
+    """Keep a checkable button and a checkable action in step (either may be clicked)."""
+    button.setChecked(action.isChecked())
+    button.toggled.connect(action.setChecked)
+    action.toggled.connect(button.setChecked)
+
+
+def max_accepted(settings: GenerationSettings) -> int:
+    """The most drafted tokens a step can accept with these settings: the tree's depth, or K."""
+    return settings.tree_depth or settings.num_assistant_tokens
+
+
+class SpeculationDisplay(QObject):
+    """Built by the main window after its panes; wires itself to the controller and the controls."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        side = window.side
+        self.line, self.acceptance, self.tint = side.next_reply, side.acceptance, window.chat.drafted
+        self.drafted_action = QAction("Show drafted tokens", window, checkable=True)
+        self.drafted_action.setChecked(bool(window.settings.show_drafted_tokens))
+        self.tint.set_enabled(self.drafted_action.isChecked())
+        bind_toggle(side.drafted_toggle, self.drafted_action)
+        self.drafted_action.toggled.connect(self._on_drafted)
+        self.outlook: outlook.Outlook | None = None
+        self._live: tuple[int, int] | None = None  # (request id, K) of the conversation reply in flight
+        self._line_timer = QTimer(self)  # facts change in bursts (a load sets several): one refresh after
+        self._line_timer.setSingleShot(True)
+        self._line_timer.setInterval(0)
+        self._line_timer.timeout.connect(self.refresh_line)
+        c = self.controller
+        c.sig_reply_started.connect(self._on_started)
+        c.sig_reply_steps.connect(self._on_steps)
+        c.sig_reply_finished.connect(self._on_finished)
+        c.sig_conversation_opened.connect(self._on_opened)
+        for signal in (c.sig_loaded, c.sig_state, c.sig_reply_finished, c.sig_conversation_opened,
+                       window.model_bar.sig_speculative_toggled, window.model_bar.sig_k_changed,
+                       window.options.sig_changed):
+            signal.connect(lambda *_: self._line_timer.start())
+        self.refresh_line()
+
+    def refresh_line(self) -> None:
+        """Work out the next reply's outlook from what the window would send now."""
+        w, c = self.window, self.controller
+        loaded = c.loaded or {}
+        spec = loaded.get("spec")
+        self.outlook = outlook.next_reply(
+            loaded=bool(loaded) and c.state != "empty",
+            loading=c.state == "loading",
+            has_draft=bool(loaded.get("has_draft")),
+            device=str(loaded.get("device", "")),
+            draft_device=loaded.get("draft_device"),
+            settings=w.generation_settings(),
+            sampling_asked=w.options.sampling.isChecked(),
+            history_tokens=self._history_tokens(),
+            npu_prompt_limit=spec.npu.max_prompt_len if spec is not None else None,
+        )
+        self.line.setText(texts.next_reply_line(self.outlook))
+
+    def _history_tokens(self) -> int | None:
+        """Tokens the open conversation already holds: its last reply's prompt plus the reply."""
+        conversation = self.controller.conversation
+        replies = [m for m in (conversation.messages if conversation else []) if m.stats is not None]
+        return replies[-1].stats.input_tokens + replies[-1].stats.generated_tokens if replies else None
+
+    def _on_drafted(self, on: bool) -> None:
+        self.tint.set_enabled(on)
+        self.window.binder.update(show_drafted_tokens=on)
+
+    def _on_started(self, request_id: int, mode: str, settings: GenerationSettings) -> None:
+        reply = self.controller.reply
+        if reply is None or reply.message is None or reply.request_id != request_id:
+            return  # comparisons and tuning show their own figures
+        if mode != "speculative":
+            self._live = None
+            self.acceptance.show_steps(None, max_accepted(settings), now=True)
+            return
+        self._live = (request_id, max_accepted(settings))
+        self.tint.set_live(reply.message.id, reply.steps)
+        self.acceptance.show_steps(reply.steps, self._live[1], now=True)
+
+    def _on_steps(self, request_id: int, record) -> None:
+        if self._live is not None and self._live[0] == request_id:
+            self.acceptance.show_steps(record, self._live[1])
+
+    def _on_finished(self, message, result) -> None:
+        self.tint.set_live(message.id, None)  # the final record (message.stats) from here on
+        self._live = None
+        self._show_stats(result.stats if result is not None else message.stats)
+
+    def _on_opened(self, conversation) -> None:
+        replies = [m for m in (conversation.messages if conversation else []) if m.stats is not None]
+        self._show_stats(replies[-1].stats if replies else None)
+
+    def _show_stats(self, stats) -> None:
+        if stats is None or stats.mode != "speculative" or stats.steps is None:
+            self.acceptance.show_steps(None, stats.max_accepted if stats else 5, now=True)
+            return
+        self.acceptance.show_steps(stats.steps, stats.max_accepted, stats.accepted_tokens, now=True)

@@ -1,0 +1,85 @@
+"""The line that says whether the next reply is speculative and why not: every case, and in the window."""
+
+import pytest
+
+from eagle_chat.core.generation import outlook
+from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.ui import texts
+from tests.gui import send
+
+ON_CPU = dict(loaded=True, has_draft=True, device="CPU", draft_device="CPU")
+CASES = [
+    # (facts, reason, speculative, words the sentence must hold)
+    (dict(ON_CPU, settings=GenerationSettings(num_assistant_tokens=4)), outlook.ON, True,
+     ["EAGLE-3 speculative decoding", "K=4"]),
+    (dict(ON_CPU, settings=GenerationSettings(num_assistant_tokens=5, tree_depth=3, branching_factor=2)),
+     outlook.ON, True, ["3 deep × 2 wide", "K=5"]),
+    (dict(ON_CPU, sampling_asked=True), outlook.ON_SAMPLING_SET_ASIDE, True, ["greedy", "sampling is set aside"]),
+    (dict(loaded=False), outlook.NO_MODEL, False, ["no model is loaded"]),
+    (dict(loaded=False, loading=True), outlook.LOADING, False, ["waiting for the model to load"]),
+    (dict(ON_CPU, device="NPU", draft_device="NPU", history_tokens=1500, npu_prompt_limit=1024),
+     outlook.NPU_PROMPT_TOO_LONG, False, ["1500 tokens", "prompt limit of 1024", "new conversation"]),
+    (dict(loaded=True, has_draft=False, device="CPU"), outlook.NO_DRAFT, False, ["no EAGLE-3 draft is loaded"]),
+    (dict(ON_CPU, device="NPU", draft_device="CPU"), outlook.DEVICE_MISMATCH, False,
+     ["draft is on CPU", "model on NPU", "same device"]),
+    (dict(ON_CPU, settings=GenerationSettings(speculative=False)), outlook.DRAFT_OFF, False,
+     ["EAGLE-3 is switched off"]),
+    (dict(ON_CPU, settings=GenerationSettings(do_sample=True)), outlook.SAMPLING, False,
+     ["sampling was asked for", "greedily only"]),
+]
+
+
+@pytest.mark.parametrize("facts, reason, speculative, words", CASES, ids=[c[1] + str(i) for i, c in enumerate(CASES)])
+def test_each_reason_has_its_case_and_its_sentence(facts, reason, speculative, words):
+    found = outlook.next_reply(**facts)
+    assert (found.reason, found.speculative) == (reason, speculative)
+    line = texts.next_reply_line(found)
+    assert all(word in line for word in words), line
+    assert line.startswith("Next reply:")
+
+
+def test_every_reason_is_covered_and_no_two_share_a_sentence():
+    assert {c[1] for c in CASES} == set(outlook.REASONS)
+    sentences = {c[1]: texts.next_reply_line(outlook.next_reply(**c[0])).split(" — ")[-1] for c in CASES}
+    assert len(set(sentences.values())) == len(outlook.REASONS)
+
+
+def test_a_prompt_within_the_npu_limit_or_on_cpu_is_not_too_long():
+    near = dict(ON_CPU, device="NPU", draft_device="NPU", npu_prompt_limit=1024)
+    assert outlook.next_reply(**near, history_tokens=1024).speculative
+    assert outlook.next_reply(**dict(ON_CPU, history_tokens=5000, npu_prompt_limit=1024)).speculative
+
+
+def test_the_window_says_why_case_by_case(qtbot, open_window, tiny_pair):
+    window = open_window(wait_loaded=False)
+    line = window.side.next_reply
+    assert window.controller.state == "loading"
+    qtbot.waitUntil(lambda: "waiting for the model to load" in line.text(), timeout=2_000)
+    qtbot.waitUntil(lambda: window.controller.state == "ready", timeout=60_000)
+    qtbot.waitUntil(lambda: "EAGLE-3 speculative decoding, K=" in line.text(), timeout=2_000)
+    window.model_bar.k_slider.setValue(4)
+    qtbot.waitUntil(lambda: "K=4" in line.text(), timeout=2_000)
+
+    window.model_bar.draft_toggle.setChecked(False)
+    qtbot.waitUntil(lambda: "EAGLE-3 is switched off" in line.text(), timeout=2_000)
+    window.options.max_tokens.setValue(8)
+    message, result = send(qtbot, window, "hello")
+    assert result.stats.mode == "baseline"  # the line told the truth
+    assert "EAGLE-3 is switched off" in line.text()
+
+    window.model_bar.draft_toggle.setChecked(True)
+    window.options.sampling.setChecked(True)
+    qtbot.waitUntil(lambda: "sampling is set aside" in line.text(), timeout=2_000)
+    message, result = send(qtbot, window, "hello again")
+    assert result.stats.mode == "speculative"
+
+
+def test_the_window_without_a_draft_says_so(qtbot, open_window, tiny_pair):
+    window = open_window("--model", str(tiny_pair[0]))
+    qtbot.waitUntil(lambda: "no EAGLE-3 draft is loaded" in window.side.next_reply.text(), timeout=2_000)
+
+
+def test_the_window_with_nothing_loaded_says_so(qtbot, open_window, tmp_path):
+    window = open_window("--model", str(tmp_path), wait_loaded=False)
+    qtbot.waitUntil(lambda: window.controller.state == "empty", timeout=60_000)
+    qtbot.waitUntil(lambda: "no model is loaded" in window.side.next_reply.text(), timeout=2_000)
