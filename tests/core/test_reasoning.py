@@ -106,3 +106,11 @@ def test_join_is_what_split_reads_back():
         split = split_reasoning(join_reasoning(thinking, answer))
         assert (split.thinking, split.answer) == (thinking, answer)
     assert split_reasoning(join_reasoning("half", "", closed=False)) == split_reasoning("<think>\nhalf")
+
+
+def test_the_rest_of_a_cut_reply_goes_on_where_the_cut_left_it():
+    # cut mid-thought at "The user wants": the rest starts with the space before the next word
+    rest = split_reasoning(" a reversal.\n</think>\n\nHere.", inside=True, continuing=True)
+    assert (rest.thinking, rest.answer, rest.closed) == (" a reversal.", "Here.", True)
+    # cut mid-answer: everything is answer, a "<think>" in it included
+    assert split_reasoning(" <think> is a tag.", continuing=True).answer == " <think> is a tag."

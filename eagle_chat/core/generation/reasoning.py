@@ -51,16 +51,22 @@ class ReasoningSplitter:
     """Feed streamed text with :meth:`feed`; read ``thinking`` and ``answer`` (all so far) or the deltas.
 
     ``inside=True`` when the prompt already opened ``<think>`` (see :func:`prompt_opens_reasoning`): the
-    reply starts as thinking. Text that could still be the start of a tag is held back until the next
-    chunk (or :meth:`finish`) decides; so are the blank lines around the thinking, which are dropped.
+    reply starts as thinking. ``continuing=True`` for the rest of a cut reply: the text goes on exactly
+    where the cut left it (inside the thinking or in the answer), blanks included. Text that could still be
+    the start of a tag is held back until the next chunk (or :meth:`finish`) decides; so are the blank
+    lines around the thinking, which are dropped.
     """
 
     __slots__ = ("state", "thinking", "answer", "raw_chars", "reasoning_chars", "_held", "_open", "_close")
 
-    def __init__(self, *, inside: bool = False, open_tag: str = OPEN_TAG, close_tag: str = CLOSE_TAG):
+    def __init__(self, *, inside: bool = False, continuing: bool = False, open_tag: str = OPEN_TAG,
+                 close_tag: str = CLOSE_TAG):
         # "start": before the reply's first non-blank text; "lead": thinking's leading blank lines;
         # "thinking"; "gap": blank lines after the close tag; "answer".
-        self.state = "lead" if inside else "start"
+        if continuing:
+            self.state = "thinking" if inside else "answer"
+        else:
+            self.state = "lead" if inside else "start"
         self.thinking = ""
         self.answer = ""
         self.raw_chars = 0  # raw characters fed so far
@@ -148,9 +154,10 @@ class ReasoningSplitter:
         return Split(self.thinking, self.answer, self.closed, self.reasoning_chars)
 
 
-def split_reasoning(text: str, *, inside: bool = False) -> Split:
-    """Split a whole reply (``inside``: the prompt opened ``<think>``)."""
-    splitter = ReasoningSplitter(inside=inside)
+def split_reasoning(text: str, *, inside: bool = False, continuing: bool = False) -> Split:
+    """Split a whole reply (``inside``: the prompt opened ``<think>``; ``continuing``: the rest of a cut
+    reply, see :class:`ReasoningSplitter`)."""
+    splitter = ReasoningSplitter(inside=inside, continuing=continuing)
     splitter.feed(text)
     splitter.finish()
     return splitter.result()
@@ -171,6 +178,24 @@ def join_reasoning(thinking: str, answer: str, *, closed: bool = True) -> str:
     if not closed:
         return f"{OPEN_TAG}\n{thinking}"
     return f"{OPEN_TAG}\n{thinking}\n{CLOSE_TAG}\n\n{answer}"
+
+
+def thinking_figures(text: str, split: Split, chunks, count_tokens, generated_tokens: int) -> tuple[int, float]:
+    """(thinking tokens, ms until the answer began) for a reply ``text`` streamed as ``chunks``.
+
+    Tokens: the thinking's raw text, tags included, re-encoded with ``count_tokens`` (exact for Qwen3's
+    single-token tags; the step lists the streamer sees can mix the last thought and the first answer
+    tokens); time: when the chunk that closed the thinking arrived. A reply that never closed its
+    thinking was thinking all along."""
+    if not split.closed:
+        return generated_tokens, (chunks[-1].t * 1000.0 if chunks else 0.0)
+    tokens = min(count_tokens(text[: split.reasoning_chars]), generated_tokens)
+    seen = 0
+    for chunk in chunks:
+        seen += len(chunk.text)
+        if seen >= split.reasoning_chars:
+            return tokens, chunk.t * 1000.0
+    return tokens, (chunks[-1].t * 1000.0 if chunks else 0.0)
 
 
 def _partial_suffix(text: str, tag: str) -> int:
