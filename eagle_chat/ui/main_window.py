@@ -25,6 +25,7 @@ from eagle_chat.ui import exporters, texts
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.composer import Composer
 from eagle_chat.ui.chat.conversation_list import ConversationList
+from eagle_chat.ui.chat.message_actions import MessageActions
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.controls import ModelBar
 from eagle_chat.ui.dialogs import WindowDialogs
@@ -146,7 +147,7 @@ class MainWindow(QMainWindow):
         self.controller.set_system_prompt(self.options.system_prompt.toPlainText())
         if self.controller.conversation is None:
             self.controller.new_conversation(self.options.system_prompt.toPlainText())
-        if self.controller.send(text, self.generation_settings()):
+        if self.message_actions.send(text, self.generation_settings()):  # a new message, or an edited one
             self.prompt.clear()
             self.show_notice("")
 
@@ -162,7 +163,7 @@ class MainWindow(QMainWindow):
         self._has_draft = bool(info["has_draft"])
         self.model_bar.set_draft_available(self._has_draft)
         self.options.set_thinking_supported(bool(info["supports_thinking"]))
-        self._sync_greedy_lock()
+        self.options.lock_greedy(self._has_draft)
         self.model_bar.set_model_text(
             texts.model_label(self.model), f"{self.model.target_dir}\n{self.model.draft_dir or 'no draft'}"
         )
@@ -180,9 +181,8 @@ class MainWindow(QMainWindow):
         self.refresh_conversations()
 
     @Slot(object, str)
-    def _on_reply_text(self, message, text: str) -> None:
-        if message is not None:
-            message.content = text
+    def _on_reply_text(self, message, _text: str) -> None:
+        if message is not None:  # the controller has put the answer so far (and the thinking) on it
             self.chat.update_message(message)
 
     @Slot(object, object)
@@ -207,9 +207,6 @@ class MainWindow(QMainWindow):
         if self.controller.reply is None or self.controller.reply.message is None:
             return  # comparisons and tuning chart in their own windows
         self.chart.begin(request_id, mode, "EAGLE-3" if mode == "speculative" else "baseline")
-
-    def _sync_greedy_lock(self) -> None:
-        self.options.lock_greedy(self._has_draft)
 
     def _on_device_changed(self, kind: str) -> None:
         if kind != self.settings.device:
@@ -254,6 +251,7 @@ class MainWindow(QMainWindow):
 
         self.status = StatusArea(self.statusBar())
         self.models_menu = ModelsMenu(self.registry, lambda: self.model, self)
+        self.message_actions = MessageActions(self)  # regenerate, edit, continue, delete, branches, files
         build_menus(self)
         self.resize(1280, 800)
 
@@ -281,7 +279,7 @@ class MainWindow(QMainWindow):
             (self.conversations.sig_rename, c.rename_conversation),
             (self.conversations.sig_delete, c.delete_conversation),
             (self.conversations.sig_search, lambda _text: self.refresh_conversations()),
-            (self.model_bar.sig_speculative_toggled, lambda _on: self._sync_greedy_lock()),
+            (self.model_bar.sig_speculative_toggled, lambda _on: self.options.lock_greedy(self._has_draft)),
             (self.model_bar.sig_device_changed, self._on_device_changed),
             (self.options.precision.activated, lambda i: self.set_precision(self.options.precision.itemData(i))),
         ):

@@ -23,7 +23,9 @@ def stats_summary(stats: GenerationStats) -> str:
         f"{stats.mode}",
         f"{stats.tokens_per_s:.1f} tok/s",
         f"TTFT {stats.ttft_ms:.0f} ms",
-        f"{stats.generated_tokens} tokens",
+        f"{stats.generated_tokens} tokens" + (
+            f" ({stats.thinking_tokens} thinking + {stats.answer_tokens} answer)"
+            if stats.thinking_tokens is not None else ""),
     ]
     if stats.mode == "speculative":
         parts.append(f"K={stats.num_assistant_tokens}" + (f" tree {stats.tree}" if stats.tree else ""))
@@ -31,6 +33,8 @@ def stats_summary(stats: GenerationStats) -> str:
             parts.append(f"{stats.tokens_per_step:.2f} tok/step")
         if stats.acceptance is not None:
             parts.append(f"acceptance {stats.acceptance:.0%}")
+    if stats.runs > 1:
+        parts.append(f"{stats.runs} runs")
     if stats.stopped:
         parts.append("stopped")
     return " · ".join(parts)

@@ -21,6 +21,7 @@ from eagle_chat.core.generation.engine import (
     PipelineSpec,
 )
 from eagle_chat.core.generation.metrics import Chunk
+from eagle_chat.core.generation.reasoning import prompt_opens_reasoning
 
 CHUNK_SIGNAL_INTERVAL_S = 0.015
 
@@ -31,7 +32,7 @@ class GenerationWorker(QObject):
     sig_loading = Signal(object)
     """A load started: the PipelineSpec."""
     sig_loaded = Signal(object)
-    """A load finished: dict with has_draft, supports_thinking, load_time_ms, device, spec."""
+    """A load finished: dict with has_draft, supports_thinking, reasoning_in_prompt, load_time_ms, device, spec."""
     sig_load_failed = Signal(object, str)
     """A load failed: the spec and a sentence for the user. The previous pipeline is gone."""
     sig_chunk = Signal(int, str, int, float)
@@ -68,6 +69,7 @@ class GenerationWorker(QObject):
                 "spec": spec,
                 "has_draft": engine.has_draft,
                 "supports_thinking": engine.supports_thinking,
+                "reasoning_in_prompt": _reasoning_in_prompt(engine),
                 "load_time_ms": engine.load_time_ms,
                 "device": engine.plan.device,
             }
@@ -135,6 +137,18 @@ class GenerationWorker(QObject):
         if self._engine is not None:
             self._engine.close()
             self._engine = None
+
+
+def _reasoning_in_prompt(engine: Engine) -> dict:
+    """For each thinking switch (None, True, False): does the template open ``<think>`` in the prompt, so
+    replies start inside the thinking (QwQ style)? Tells the GUI how to split the stream from its start."""
+    opens = {}
+    for thinking in (None, True, False):
+        try:
+            opens[thinking] = prompt_opens_reasoning(engine.prompt_text([{"role": "user", "content": "hi"}], thinking))
+        except Exception:  # noqa: BLE001 - a template that cannot render this probe still chats
+            opens[thinking] = False
+    return opens
 
 
 class _ChunkBatcher:
