@@ -33,8 +33,8 @@ def test_thoughts_stream_live_then_fold_when_the_answer_begins(qtbot, monkeypatc
     view, reply = streaming_view(qtbot, monkeypatch)
     inserted = []
     real = view.thinking.append_live
-    monkeypatch.setattr(view.thinking, "append_live", lambda cursor, text, first: (inserted.append(text),
-                                                                                 real(cursor, text, first=first)))
+    monkeypatch.setattr(view.thinking, "append_live", lambda cursor, text, first, start: (
+        inserted.append(text), real(cursor, text, first=first, start=start)))
     for end in range(4, len(THOUGHTS) + 4, 4):
         reply.thinking = THOUGHTS[:end]
         view.update_message(reply)
@@ -77,3 +77,24 @@ def test_a_reply_stopped_while_thinking_shows_its_thoughts(qtbot, monkeypatch):
     reply.status, reply.stats = "stopped", stats(900.0)
     view.finish_message(reply)
     assert "▾ Thought for 0.9 s" in view.toPlainText() and "Half a thought" in view.toPlainText()
+
+
+def test_a_long_think_keeps_only_its_last_lines_on_screen_while_live(qtbot, monkeypatch):
+    from eagle_chat.ui.chat.thinking_block import LIVE_LINES, LIVE_TRIM
+
+    view, reply = streaming_view(qtbot, monkeypatch)
+    lines = [f"thought number {i}" for i in range(300)]
+    blocks = []
+    for end in range(1, len(lines) + 1, 7):
+        reply.thinking = "\n".join(lines[:end])
+        view.update_message(reply)
+        blocks.append(view.document().blockCount())
+        shown = view.toPlainText()
+        assert lines[end - 1] in shown and "Thinking…" in shown and "You" in shown  # the rest stays
+    assert max(blocks) <= min(blocks) + LIVE_LINES + LIVE_TRIM + 1  # bounded, however long it thinks
+    assert "thought number 0\n" not in view.toPlainText()
+    reply.thinking, reply.content = "\n".join(lines), "Done."
+    reply.status, reply.stats = "complete", stats()
+    view.finish_message(reply)
+    view.anchorClicked.emit(QUrl("thinking:2"))
+    assert all(line in view.toPlainText() for line in lines)  # expanded: every thought

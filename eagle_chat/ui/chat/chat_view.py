@@ -208,7 +208,7 @@ class ChatView(QTextBrowser):
             cursor = QTextCursor(self.document())
             cursor.setPosition(frame.lastPosition())
             self.thinking.append_live(cursor, message.thinking[streamed.thinking_chars:],
-                                      first=not streamed.thinking_chars)
+                                      first=not streamed.thinking_chars, start=frame.firstPosition() + streamed.length)
             streamed.thinking_chars = len(message.thinking)
             return
         text = message.content

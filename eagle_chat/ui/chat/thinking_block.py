@@ -2,8 +2,10 @@
 streaming under it; "▸ Thought for 3.2 s" once the answer begins, expanded by a click.
 
 While the model thinks, new thoughts are *appended* to the document (no redraw of what is there: a long
-think would otherwise cost more at every update, holding the GIL the tokens need); the block is drawn
-whole only when it changes shape (the answer begins, a click).
+think would otherwise cost more at every update, holding the GIL the tokens need), and only its last
+``LIVE_LINES`` lines are kept on screen: painting a frame costs in proportion to its blocks, so an
+unbounded live block (Qwen3 can think for thousands of tokens) would slow every update down. The block is
+drawn whole only when it changes shape (the answer begins, a click); expanded, it shows every thought.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from eagle_chat.core.storage.conversation import Message
 
 THINKING_COLOUR = "#6b7280"
 LINK_PREFIX = "thinking:"
+LIVE_LINES = 40  # lines of thoughts shown while thinking; older ones are taken off in batches of
+LIVE_TRIM = 20  # this many, so trimming is rare
 
 
 class ThinkingBlocks:
@@ -64,9 +68,10 @@ class ThinkingBlocks:
         return (header + f'<p style="color:{THINKING_COLOUR}; margin-left:14px;">{body}</p>')
 
     @staticmethod
-    def append_live(cursor: QTextCursor, text: str, *, first: bool) -> None:
+    def append_live(cursor: QTextCursor, text: str, *, first: bool, start: int) -> None:
         """Append thoughts at ``cursor`` (the end of the reply's frame): in a block of their own the first
-        time, then running on."""
+        time, then running on. ``start`` is where the block begins (the end of its header): the oldest
+        lines past ``LIVE_LINES`` are taken off there."""
         char = QTextCharFormat()
         char.setForeground(QColor(THINKING_COLOUR))
         if first:
@@ -74,3 +79,10 @@ class ThinkingBlocks:
             block.setLeftMargin(14)
             cursor.insertBlock(block, char)
         cursor.insertText(text, char)
+        oldest = cursor.document().findBlock(start + 1)
+        lines = cursor.block().blockNumber() - oldest.blockNumber() + 1
+        if lines > LIVE_LINES + LIVE_TRIM:
+            trim = QTextCursor(cursor.document())
+            trim.setPosition(oldest.position())
+            trim.movePosition(QTextCursor.MoveOperation.NextBlock, QTextCursor.MoveMode.KeepAnchor, lines - LIVE_LINES)
+            trim.removeSelectedText()
