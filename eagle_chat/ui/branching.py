@@ -41,7 +41,8 @@ class LiveReply:
         self.message.thinking = thinking + (split.thinking if split else "")
         self.message.content = answer + (split.answer if split else result.text)
         self.message.stats = branches.continued_stats(stats, result.stats)
-        self.message.made_with = branches.made_with(spec, settings)
+        self.message.made_with = branches.made_with(
+            spec, settings, hit_limit=not result.stopped and result.stats.generated_tokens >= settings.max_new_tokens)
 
 
 class BranchActions:

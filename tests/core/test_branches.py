@@ -90,6 +90,10 @@ def test_which_replies_can_be_continued():
     assert branches.is_cut(Message("assistant", "x", status="interrupted"))
     assert not branches.is_cut(Message("assistant", "x", status="failed"))
     assert not branches.is_cut(Message("user", "x", status="stopped"))
+    # a continued reply: its tokens add up past the last run's limit, but that run ended by itself
+    ended = branches.made_with(None, {"max_new_tokens": 40}, hit_limit=False)
+    assert not branches.is_cut(Message("assistant", "x", stats=stats(70), made_with=ended))
+    assert branches.is_cut(Message("assistant", "x", stats=stats(12), made_with={**ended, "hit_limit": True}))
 
 
 def test_continuing_sends_the_reply_as_written_so_far(store):

@@ -98,3 +98,16 @@ def test_a_long_think_keeps_only_its_last_lines_on_screen_while_live(qtbot, monk
     view.finish_message(reply)
     view.anchorClicked.emit(QUrl("thinking:2"))
     assert all(line in view.toPlainText() for line in lines)  # expanded: every thought
+
+
+def test_continue_is_offered_under_a_cut_last_reply_only(qtbot):
+    view = ChatView()
+    qtbot.addWidget(view)
+    cut = Message("assistant", "Here is", id=2, parent_id=1, stats=stats(), made_with={"hit_limit": True})
+    conversation = Conversation(messages=[Message("user", "Reverse a string", id=1), cut])
+    view.show_conversation(conversation)
+    assert "Continue" in view.toPlainText()
+    follow = Message("user", "Thanks", id=3, parent_id=2)
+    conversation.messages.append(follow)
+    view.append_message(follow)
+    assert "Continue" not in view.toPlainText() and "Regenerate" in view.toPlainText()

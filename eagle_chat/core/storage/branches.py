@@ -121,7 +121,10 @@ def is_cut(message: Message) -> bool:
         return False
     if message.status in CUT_STATUSES:
         return True
-    limit = ((message.made_with or {}).get("settings") or {}).get("max_new_tokens")
+    made_with = message.made_with or {}
+    if "hit_limit" in made_with:
+        return bool(made_with["hit_limit"])
+    limit = (made_with.get("settings") or {}).get("max_new_tokens")
     return bool(message.stats is not None and limit and message.stats.generated_tokens >= limit)
 
 
@@ -178,16 +181,20 @@ def continued_stats(before: GenerationStats | None, after: GenerationStats) -> G
     )
 
 
-def made_with(spec, settings) -> dict:
+def made_with(spec, settings, *, hit_limit: bool | None = None) -> dict:
     """A reply's model and generation settings, as stored and exported. Folder names, not full paths:
-    an export shared with someone must not carry the sender's home folder."""
-    return {
+    an export shared with someone must not carry the sender's home folder. ``hit_limit``: its last run
+    ended at ``max_new_tokens`` (so it can be continued)."""
+    record = {
         "target": spec.target_dir.name if spec is not None else None,
         "draft": spec.draft_dir.name if spec is not None and spec.draft_dir is not None else None,
         "device": getattr(spec, "device", None),
         "precision": getattr(spec, "precision", None),
         "settings": asdict(settings) if is_dataclass(settings) else dict(settings or {}),
     }
+    if hit_limit is not None:
+        record["hit_limit"] = hit_limit
+    return record
 
 
 def _seconds(stats: GenerationStats) -> float:

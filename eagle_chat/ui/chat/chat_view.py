@@ -118,6 +118,9 @@ class ChatView(QTextBrowser):
         if getattr(self, "_welcome", False):
             self.clear()
             self._welcome = False
+        previous = next(reversed(self._messages.values()), None)
+        if previous is not None and message_links.offers_continue(previous):
+            self._render(previous)  # no longer the last message: no more "Continue" under it
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         frame_format = QTextFrameFormat()

@@ -29,10 +29,15 @@ def action_links(conversation: Conversation | None, message: Message) -> list[st
     elif message.role == "assistant":
         links.append(_link("regenerate", message, "Regenerate", "Ask again; this reply is kept beside the new one"))
         last = conversation is not None and conversation.messages and conversation.messages[-1] is message
-        if last and branches.is_cut(message):
+        if last and offers_continue(message):
             links.append(_link("continue", message, "Continue", "Let the model go on from where it stopped"))
     links.append(_link("delete", message, "Delete", "Delete this message and what follows it"))
     return links
+
+
+def offers_continue(message: Message) -> bool:
+    """A finished reply cut short, which its footer offers to continue (while it is the last message)."""
+    return message.status != "streaming" and branches.is_cut(message)
 
 
 def switcher(conversation: Conversation | None, message: Message) -> str:
