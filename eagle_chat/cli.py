@@ -10,7 +10,8 @@ import importlib
 import sys
 
 # argv[0] -> the module under eagle_chat.commands whose main(argv) runs it
-COMMANDS = {"bench": "bench", "models": "models", "serve": "serve", "--self-test": "self_test"}
+COMMANDS = {"bench": "bench", "models": "models", "serve": "serve", "conversations": "conversations",
+            "--self-test": "self_test"}
 SUBCOMMANDS = tuple(name for name in COMMANDS if not name.startswith("-"))
 
 

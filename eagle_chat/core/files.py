@@ -37,6 +37,23 @@ def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2, mode: in
     _fsync_dir(path.parent)
 
 
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically, like :func:`write_json_atomic` (exports use it)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
 def move_aside(path: Path, tag: str = "broken", *, companions: tuple[str, ...] = ()) -> Path | None:
     """Rename a damaged ``path`` to ``<name>.<tag>-YYYYmmdd-HHMMSS`` beside it; returns the new path, or
     ``None`` when it could not be moved (it is then left exactly as it was).

@@ -25,6 +25,7 @@ from eagle_chat.core.generation.engine import (
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.store import ConversationStore
 from eagle_chat.ui.replies import ReplyInFlight, failure_status
+from eagle_chat.ui.branching import BranchActions, LiveReply
 from eagle_chat.ui.worker import GenerationWorker
 
 RENDER_INTERVAL_MS = 66  # ~15 Hz: smooth enough to read, and on a 2-core laptop every repaint is taken from inference
@@ -34,9 +35,10 @@ SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
 LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()
 
 
-class ChatController(QObject):
+class ChatController(BranchActions, QObject):
     """Send / stop / load / shutdown, the one request queue (window, comparisons and API requests wait in
-    ``queue``, in order, behind ``reply``: one pipeline, one worker) and the current conversation."""
+    ``queue``, in order, behind ``reply``: one pipeline, one worker) and the current conversation
+    (its branches: :class:`BranchActions`)."""
 
     sig_state = Signal(str)
     """The engine's state changed: "empty", "loading", "ready" or "generating"."""
@@ -52,6 +54,8 @@ class ChatController(QObject):
     """A conversation was opened: the Conversation with its messages."""
     sig_message_added = Signal(object)
     """A message was added to the open conversation (the user's, or an assistant reply starting)."""
+    sig_path_changed = Signal(object)
+    """The open Conversation shows another path through its branches (regenerate, edit, delete, switch)."""
     sig_reply_text = Signal(object, str)
     """The reply in flight has new text (at display rate): the Message (None if ephemeral) and all text so far."""
     sig_reply_finished = Signal(object, object)
@@ -122,16 +126,8 @@ class ChatController(QObject):
         conversation = self.conversation
         if not any(m.role == "user" for m in conversation.messages):
             conversation.title = conversation.title_from(text)
-        user = self.store.add_message(conversation, Message("user", text))
-        history = conversation.history()
-        reply = self.store.add_message(conversation, Message("assistant", "", status="streaming"))
-        # Queue the request before the views draw the new messages: the worker reads the prompt in
-        # (OpenVINO, no GIL needed) while the GUI thread renders, instead of after it.
-        self._start(history, settings, reply)
-        self.sig_message_added.emit(user)
-        self.sig_message_added.emit(reply)
-        self.sig_conversation_touched.emit(conversation)
-        return True
+        self.store.add_message(conversation, Message("user", text))
+        return self._reply_to_path(settings)
 
     def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, draft_free: bool = False) -> int | None:
         """Run a reply that is not stored in any conversation (comparisons). Returns its request id.
@@ -258,6 +254,8 @@ class ChatController(QObject):
         if reply is None or reply.request_id != request_id:
             return
         reply.parts.append(text)
+        if reply.live is not None:
+            reply.live.feed(text)
         reply.tokens = tokens
         reply.meter.add(t, tokens)
         if len(reply.meter.times) > 1:
@@ -286,9 +284,8 @@ class ChatController(QObject):
             self.sig_ephemeral_finished.emit(request_id, result)
             return
         message = reply.message
-        message.content = result.text
+        reply.live.finish(result, reply.settings, (self.loaded or {}).get("spec"))
         message.status = "stopped" if result.stopped else "complete"
-        message.stats = result.stats
         self.store.update_message(message)
         if self.conversation is not None and message in self.conversation.messages:
             self.store.update_conversation(self.conversation)
@@ -307,7 +304,7 @@ class ChatController(QObject):
         if reply.message is None:
             self.sig_ephemeral_finished.emit(request_id, None)
             return
-        reply.message.content = reply.text
+        reply.live.apply()
         reply.message.status = "failed"
         reply.message.error = error
         self.store.update_message(reply.message)
@@ -357,14 +354,15 @@ class ChatController(QObject):
         return True
 
     def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False,
-               job=None) -> int:
+               job=None, live: LiveReply | None = None) -> int:
         has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not draft_free
         if settings.speculative and not has_draft:
             settings = replace(settings, speculative=False)
         mode = "speculative" if settings.speculative else "baseline"
         request_id = next(self._ids)
         stop = job.stop if job is not None else threading.Event()
-        reply = ReplyInFlight(request_id, mode, settings, stop, message, job, prompt, draft_free)
+        live = live or (LiveReply(message, inside=False) if message is not None else None)
+        reply = ReplyInFlight(request_id, mode, settings, stop, message, job, prompt, draft_free, live=live)
         if self.reply is None:
             self._dispatch(reply)
         else:
@@ -392,7 +390,9 @@ class ChatController(QObject):
         if reply.steps_dirty:
             reply.steps_dirty = False
             self.sig_reply_steps.emit(reply.request_id, reply.steps)
-        self.sig_reply_text.emit(reply.message, reply.text)
+        if reply.live is not None:
+            reply.live.apply()
+        self.sig_reply_text.emit(reply.message, reply.message.content if reply.live else reply.text)
         if reply.pending_points:
             points, reply.pending_points = reply.pending_points, []
             self.sig_rate_points.emit(reply.request_id, reply.mode, points)
@@ -402,7 +402,7 @@ class ChatController(QObject):
     def _save_partial(self, reply: ReplyInFlight, *, status: str) -> None:
         if reply.message is None:
             return
-        reply.message.content = reply.text
+        reply.live.apply()
         reply.message.status = status
         self.store.update_message(reply.message)
         reply.last_save = time.monotonic()

@@ -23,6 +23,7 @@ from eagle_chat.ui import exporters, texts
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.composer import Composer
 from eagle_chat.ui.chat.conversation_list import ConversationList
+from eagle_chat.ui.chat.message_actions import MessageActions
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.controls import ModelBar
 from eagle_chat.ui.dialogs import WindowDialogs
@@ -148,7 +149,7 @@ class MainWindow(QMainWindow):
         self.controller.set_system_prompt(self.options.system_prompt.toPlainText())
         if self.controller.conversation is None:
             self.controller.new_conversation(self.options.system_prompt.toPlainText())
-        if self.controller.send(text, self.generation_settings()):
+        if self.message_actions.send(text, self.generation_settings()):  # a new message, or an edited one
             self.prompt.clear()
             self.show_notice("")
 
@@ -182,9 +183,8 @@ class MainWindow(QMainWindow):
         self.refresh_conversations()
 
     @Slot(object, str)
-    def _on_reply_text(self, message, text: str) -> None:
-        if message is not None:
-            message.content = text
+    def _on_reply_text(self, message, _text: str) -> None:
+        if message is not None:  # the controller has put the answer so far (and the thinking) on it
             self.chat.update_message(message)
 
     @Slot(object, object)
@@ -255,6 +255,7 @@ class MainWindow(QMainWindow):
         self.status = StatusArea(self.statusBar())
         self.models_menu = ModelsMenu(self.registry, lambda: self.model, self)
         self.server, self.remote = ServerPanel(self), RemoteBackend(self)
+        self.message_actions = MessageActions(self)  # regenerate, edit, continue, delete, branches, files
         build_menus(self)
         self.resize(1280, 800)
 

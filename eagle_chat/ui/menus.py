@@ -1,4 +1,5 @@
-"""The main window's menu bar: Models, View (compare, demo mode) and Conversation (export, new)."""
+"""The main window's menu bar: Models, View (compare, demo mode) and Conversation (new, regenerate, edit,
+continue, export, import, search, stats export)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from eagle_chat.ui import i18n, theme
 
 
 def build_menus(window) -> None:
-    """Add the menus to ``window``'s menu bar; their actions call the window's public methods."""
+    """Add the menus to ``window``'s menu bar; their actions call the window's public methods (and those of
+    its :class:`~eagle_chat.ui.chat.message_actions.MessageActions`)."""
     bar = window.menuBar()
     bar.addMenu(window.models_menu)
     view_menu = bar.addMenu("&View")
@@ -22,12 +24,20 @@ def build_menus(window) -> None:
     view_menu.addSeparator()
     add_appearance_menus(window, view_menu)
     chat_menu = bar.addMenu("&Conversation")
+    new = QAction("New conversation", window, shortcut=QKeySequence.StandardKey.New)
+    new.setObjectName("actionNewConversation")
+    new.triggered.connect(window.new_conversation)
+    window.addAction(new)
+    chat_menu.addAction(new)
+    chat_menu.addSeparator()
+    for action in window.message_actions.menu_actions():
+        if action is None:
+            chat_menu.addSeparator()
+        else:
+            chat_menu.addAction(action)
     export = QAction("Export stats (CSV, JSON) and chart (PNG)…", window)
     export.triggered.connect(window.export_clicked)
     chat_menu.addAction(export)
-    new = QAction("New conversation", window, shortcut=QKeySequence.StandardKey.New)
-    new.triggered.connect(window.new_conversation)
-    window.addAction(new)
 
 
 def add_appearance_menus(window, view_menu) -> None:

@@ -35,6 +35,7 @@ class ReplyInFlight:
     last_save: float = field(default_factory=time.monotonic)
     steps: StepRecord = field(default_factory=StepRecord)  # the verification steps so far
     steps_dirty: bool = False
+    live: object | None = None  # a conversation reply's thinking and answer so far (ui.branching.LiveReply)
 
     @property
     def text(self) -> str:

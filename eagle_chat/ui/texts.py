@@ -27,7 +27,9 @@ def stats_summary(stats: GenerationStats) -> str:
         f"{stats.mode}",
         f"{stats.tokens_per_s:.1f} tok/s",
         f"TTFT {stats.ttft_ms:.0f} ms",
-        f"{stats.generated_tokens} tokens",
+        f"{stats.generated_tokens} tokens" + (
+            f" ({stats.thinking_tokens} thinking + {stats.answer_tokens} answer)"
+            if stats.thinking_tokens is not None else ""),
     ]
     if stats.mode == "speculative":
         parts.append(f"K={stats.num_assistant_tokens}" + (f" tree {stats.tree}" if stats.tree else ""))
@@ -35,6 +37,8 @@ def stats_summary(stats: GenerationStats) -> str:
         parts.append("acceptance unknown" if stats.acceptance is None else f"acceptance {stats.acceptance:.0%}")
     elif stats.mode == "remote":  # a server that does not say how it decoded (OpenVINO Model Server)
         parts.append("draft tokens and acceptance unknown (not reported by the server)")
+    if stats.runs > 1:
+        parts.append(f"{stats.runs} runs")
     if stats.stopped:
         parts.append("stopped")
     return " · ".join(parts)

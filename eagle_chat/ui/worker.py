@@ -22,6 +22,7 @@ from eagle_chat.core.generation.engine import (
 )
 from eagle_chat.core.generation.metrics import Chunk
 from eagle_chat.core.serving.remote import RemoteEngine, RemoteSpec
+from eagle_chat.core.generation.reasoning import prompt_opens_reasoning
 
 CHUNK_SIGNAL_INTERVAL_S = 0.015
 
@@ -30,7 +31,7 @@ class GenerationWorker(QObject):
     """Loads a pipeline and runs replies on the thread it was moved to."""
 
     sig_loaded = Signal(object)
-    """A load finished: dict with has_draft, supports_thinking, load_time_ms, device, spec."""
+    """A load finished: dict with has_draft, supports_thinking, reasoning_in_prompt, load_time_ms, device, spec."""
     sig_load_failed = Signal(object, str)
     """A load failed: the spec and a sentence for the user. The previous pipeline is gone."""
     sig_chunk = Signal(int, str, int, float)
@@ -69,6 +70,7 @@ class GenerationWorker(QObject):
                 "spec": spec,
                 "has_draft": engine.has_draft,
                 "supports_thinking": engine.supports_thinking,
+                "reasoning_in_prompt": _reasoning_in_prompt(engine),
                 "load_time_ms": engine.load_time_ms,
                 "device": engine.plan.device,
                 "draft_device": engine.plan.draft_device,
@@ -138,6 +140,18 @@ class GenerationWorker(QObject):
         if self._engine is not None:
             self._engine.close()
             self._engine = None
+
+
+def _reasoning_in_prompt(engine: Engine) -> dict:
+    """For each thinking switch (None, True, False): does the template open ``<think>`` in the prompt, so
+    replies start inside the thinking (QwQ style)? Tells the GUI how to split the stream from its start."""
+    opens = {}
+    for thinking in (None, True, False):
+        try:
+            opens[thinking] = prompt_opens_reasoning(engine.prompt_text([{"role": "user", "content": "hi"}], thinking))
+        except Exception:  # noqa: BLE001 - a template that cannot render this probe still chats
+            opens[thinking] = False
+    return opens
 
 
 class _ChunkBatcher:

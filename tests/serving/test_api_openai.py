@@ -44,8 +44,8 @@ def test_chat_completion_is_the_engines_greedy_text(client, spec_engine, prompts
     whole = client.chat.completions.create(model=MODEL, messages=conversation, max_tokens=48,
                                            extra_body={"num_assistant_tokens": K})
     message = whole.choices[0].message
-    assert message.content == split.content
-    assert message.model_extra.get("reasoning_content") == split.reasoning
+    assert message.content == split.answer
+    assert message.model_extra.get("reasoning_content") == (split.thinking if split.has_thinking else None)
     assert whole.choices[0].finish_reason == ("length" if expected.stats.generated_tokens >= 48 else "stop")
 
     reasoning, content, finish, extra = [], [], None, None
@@ -60,8 +60,8 @@ def test_chat_completion_is_the_engines_greedy_text(client, spec_engine, prompts
             finish = chunk.choices[0].finish_reason or finish
         else:
             extra = chunk
-    assert "".join(content) == split.content
-    assert "".join(reasoning) == (split.reasoning or "")
+    assert "".join(content) == split.answer
+    assert "".join(reasoning) == split.thinking
     assert finish == whole.choices[0].finish_reason
 
     # usage and the speculative figures: present, and the engine's
@@ -103,7 +103,7 @@ def test_zero_draft_tokens_is_plain_decoding_with_the_same_text(client, plain_en
     assert figures["mode"] == "baseline" and figures["draft_tokens"] == 0
     split = split_reasoning(expected.text)
     assert (reply.choices[0].message.content, reply.choices[0].message.model_extra.get("reasoning_content")) == (
-        split.content, split.reasoning)
+        split.answer, split.thinking if split.has_thinking else None)
 
 
 def test_stop_sequence_ends_the_reply_before_it(client, spec_engine):
@@ -140,7 +140,7 @@ def test_sampling_with_a_draft_is_refused_or_served_greedily(client, spec_engine
     served = client.chat.completions.create(model=MODEL, messages=conversation, max_tokens=16, temperature=0.7,
                                             extra_body={"greedy_fallback": True, "num_assistant_tokens": K})
     assert served.model_extra["eagle_chat"]["sampling"].startswith("greedy")
-    assert served.choices[0].message.content == split_reasoning(engine_reply(spec_engine, conversation, 16).text).content
+    assert served.choices[0].message.content == split_reasoning(engine_reply(spec_engine, conversation, 16).text).answer
 
 
 def test_eight_concurrent_clients_are_all_answered_in_turn(served, spec_engine, prompts):
@@ -163,7 +163,7 @@ def test_eight_concurrent_clients_are_all_answered_in_turn(served, spec_engine, 
     before = len(served.records())
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(ask, range(8)))
-    assert [a for a, _ in answers] == [e.content for e in expected]
+    assert [a for a, _ in answers] == [e.answer for e in expected]
     waits = [q for _, q in answers if q is not None]
     assert max(waits) > 0.0
     deadline = time.monotonic() + 10

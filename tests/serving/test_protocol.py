@@ -7,7 +7,7 @@ import json
 import pytest
 
 from eagle_chat.core.generation.engine import GenerationSettings
-from eagle_chat.core.generation.reasoning import ReasoningStream, split_reasoning
+from eagle_chat.core.generation.reasoning import ReasoningSplitter, split_reasoning
 from eagle_chat.core.serving.errors import ApiError
 from eagle_chat.core.serving.requests import Limits, ServedModel, parse_chat, parse_completion
 from eagle_chat.core.serving.responses import SSE_DONE, sse
@@ -100,17 +100,18 @@ def test_content_parts_developer_role_and_plain_prompts():
 ])
 def test_split_reasoning(text, reasoning, content, still_open):
     split = split_reasoning(text)
-    assert (split.reasoning, split.content, split.open) == (reasoning, content, still_open)
+    shown = split.thinking if split.has_thinking else None  # what reasoning_content carries
+    assert (shown, split.answer, split.has_thinking and not split.closed) == (reasoning, content, still_open)
 
 
 def test_split_reasoning_when_the_prompt_opened_the_tag():
-    assert split_reasoning("thoughts</think>\nanswer", started_thinking=True).reasoning == "thoughts"
+    assert split_reasoning("thoughts</think>\nanswer", inside=True).thinking == "thoughts"
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 5, 8, 100])
 def test_the_streamed_split_adds_up_to_the_whole_split_whatever_the_chunking(size):
     text = "<think>\nfirst I think </thin about it\n</think>\n\nHere is `code`:\n</think> kept"
-    stream = ReasoningStream()
+    stream = ReasoningSplitter()
     reasoning, content = [], []
     for i in range(0, len(text), size):
         r, c = stream.feed(text[i:i + size])
@@ -118,8 +119,8 @@ def test_the_streamed_split_adds_up_to_the_whole_split_whatever_the_chunking(siz
         content.append(c)
     r, c = stream.finish()
     whole = split_reasoning(text)
-    assert "".join(reasoning) + r == whole.reasoning
-    assert "".join(content) + c == whole.content
+    assert "".join(reasoning) + r == whole.thinking
+    assert "".join(content) + c == whole.answer
 
 
 @pytest.mark.parametrize("size", [1, 2, 4, 50])

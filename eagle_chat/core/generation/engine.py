@@ -19,6 +19,7 @@ from eagle_chat.core.generation import devices as dev
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
 from eagle_chat.core.generation.streamer import ChunkStreamer, TokenLengths
+from eagle_chat.core.generation.reasoning import Split, prompt_opens_reasoning, split_reasoning, thinking_figures
 from eagle_chat.core.models import folders
 
 MIN_ASSISTANT_TOKENS = 1
@@ -113,9 +114,10 @@ class GenerationSettings:
 
 @dataclass
 class GenerationResult:
-    text: str
+    text: str  # everything the model wrote, reasoning tags included
     stats: GenerationStats
     chunks: list[Chunk]
+    reasoning: Split | None = None  # ``text`` split into thinking and answer
 
     @property
     def stopped(self) -> bool:
@@ -169,8 +171,22 @@ class Engine:
 
     def count_prompt_tokens(self, prompt: str | Sequence[Message], thinking: bool | None = None) -> int:
         """Tokens the prompt occupies after the chat template — what MAX_PROMPT_LEN limits on NPU."""
-        text = self._tokenizer.apply_chat_template(self._history(prompt, thinking), add_generation_prompt=True)
+        return self.count_tokens(self.prompt_text(prompt, thinking))
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens ``text`` encodes to as it stands (no template, no special tokens)."""
         return int(self._tokenizer.encode(text, add_special_tokens=False).input_ids.get_shape()[-1])
+
+    def prompt_text(self, prompt: str | Sequence[Message], thinking: bool | None = None) -> str:
+        """The prompt as the model reads it, after the chat template.
+
+        A conversation that ends with an assistant message is a reply to *continue*: the template renders
+        the turns before it with the generation prompt, and that reply's text follows as it stands."""
+        if not isinstance(prompt, str) and prompt and prompt[-1].get("role") == "assistant":
+            head = self._tokenizer.apply_chat_template(self._history(prompt[:-1], thinking),
+                                                       add_generation_prompt=True)
+            return head + str(prompt[-1].get("content", ""))
+        return self._tokenizer.apply_chat_template(self._history(prompt, thinking), add_generation_prompt=True)
 
     def _history(self, prompt: str | Sequence[Message], thinking: bool | None):
         """A GenAI ChatHistory for ``prompt`` (a string is one user message), with the thinking switch."""
@@ -201,10 +217,14 @@ class Engine:
         it relates to GenAI's accepted and generated counts); each chunk carries the steps since the last.
         """
         config = self._config(settings)
-        self._check_prompt(prompt, settings.thinking)
+        prompt_text = self._check_prompt(prompt, settings.thinking)
         # A string goes in as a one-element list, exactly as pipe.generate(prompt) sends it (bench compares
-        # with the GenAI samples that way); a conversation goes in as a ChatHistory.
+        # with the GenAI samples that way); a conversation goes in as a ChatHistory; a reply to continue
+        # goes in as its rendered text, with the template switched off.
+        continuing = not isinstance(prompt, str) and prompt[-1].get("role") == "assistant"
         inputs = [prompt] if isinstance(prompt, str) else self._history(prompt, settings.thinking)
+        if continuing:
+            inputs, config.apply_chat_template = [prompt_text], False
         stop = stop or threading.Event()
         speculative = self.has_draft and bool(config.num_assistant_tokens)
         # Characters per step only matter where tokens were drafted (a baseline reply's steps are all 1).
@@ -232,7 +252,11 @@ class Engine:
         stats.load_time_ms = self.load_time_ms
         if speculative and settings.tree_depth:
             stats.tree = f"{settings.tree_depth}x{settings.branching_factor}"
-        return GenerationResult(text=text, stats=stats, chunks=streamer.chunks)
+        reasoning = split_reasoning(text, inside=prompt_opens_reasoning(prompt_text), continuing=continuing)
+        if reasoning.has_thinking:
+            stats.thinking_tokens, stats.thinking_ms = thinking_figures(
+                text, reasoning, streamer.chunks, self.count_tokens, stats.generated_tokens)
+        return GenerationResult(text=text, stats=stats, chunks=streamer.chunks, reasoning=reasoning)
 
     def close(self) -> None:
         """Release the pipeline (call on the thread that created it)."""
@@ -287,7 +311,8 @@ class Engine:
             )
         return k
 
-    def _check_prompt(self, prompt: str | Sequence[Message], thinking: bool | None) -> None:
+    def _check_prompt(self, prompt: str | Sequence[Message], thinking: bool | None) -> str:
+        """Refuse an empty or too long prompt; returns the prompt as the model reads it."""
         if isinstance(prompt, str):
             empty = not prompt.strip()
         else:
@@ -295,10 +320,12 @@ class Engine:
             empty = not users or not str(users[-1].get("content", "")).strip()
         if empty:
             raise EngineError("The message is empty; type something to send.")
-        count = self.count_prompt_tokens(prompt, thinking)
+        text = self.prompt_text(prompt, thinking)
+        count = self.count_tokens(text)
         check_prompt_length(
             count, device=self.plan.device, npu=self.spec.npu, max_context=self.target_info.max_context
         )
+        return text
 
 
 def check_prompt_length(count: int, *, device: str, npu: dev.NpuOptions, max_context: int | None) -> None:

@@ -44,7 +44,14 @@ class GenerationStats:
     stopped: bool = False
     device: str = "CPU"
     tree: str | None = None  # "DEPTHxBRANCHING" when EAGLE-3 drafted a tree
+    thinking_tokens: int | None = None  # of generated_tokens, those inside <think>…</think> (None: no thinking)
+    thinking_ms: float | None = None  # from the request until the answer began
+    runs: int = 1  # generations this reply took (a continued reply: 2 or more)
     steps: StepRecord | None = None  # tokens and characters per target step (see core.generation.steps)
+
+    @property
+    def answer_tokens(self) -> int:
+        return self.generated_tokens - (self.thinking_tokens or 0)
 
     @property
     def max_accepted(self) -> int:

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from eagle_chat.core.generation.reasoning import ReasoningStream
+from eagle_chat.core.generation.reasoning import ReasoningSplitter
 from eagle_chat.core.serving import responses as out
 from eagle_chat.core.serving.backend import Backend, Event, Job
 from eagle_chat.core.serving.errors import ApiError, invalid, not_ready, shutting_down, unauthorized
@@ -177,7 +177,7 @@ class _Run(Response):
         self.request, self.req, self.job, self.state = request, req, job, state
         self.reply = out.ReplyIdentity.new(req.kind, req.model)
         self.stops = StopScanner(req.stop)
-        self.splitter = ReasoningStream() if req.kind == "chat" else None
+        self.splitter = ReasoningSplitter() if req.kind == "chat" else None
         self.reasoning: list[str] = []
         self.content: list[str] = []
         self.disconnected = False
@@ -276,7 +276,7 @@ class _Run(Response):
             self._done()
         self._finish_text()
         stats, finish = event.result.stats, self._finish_reason(event)
-        reasoning = "".join(self.reasoning) if self.splitter and self.splitter.has_reasoning else None
+        reasoning = "".join(self.reasoning) if self.splitter and self.splitter.result().has_thinking else None
         body = out.completion(self.reply, content="".join(self.content), reasoning=reasoning, finish=finish,
                               stats=stats, more=out.extras(stats, queue_ms=self.job.queue_ms,
                                                            sampling_ignored=self.req.sampling_ignored))

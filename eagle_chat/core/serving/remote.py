@@ -20,7 +20,8 @@ import httpx
 
 from eagle_chat.core.generation.engine import ChunkCallback, EngineError, GenerationResult, GenerationSettings
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats
-from eagle_chat.core.generation.reasoning import THINK_CLOSE, THINK_OPEN
+from eagle_chat.core.generation.reasoning import CLOSE_TAG as THINK_CLOSE
+from eagle_chat.core.generation.reasoning import OPEN_TAG as THINK_OPEN
 
 REMOTE = "REMOTE"  # the device kind the window stores for "Remote server"
 STOP_POLL_S = 0.02

@@ -1,4 +1,10 @@
-"""Messages and conversations as plain data (no Qt, no SQL)."""
+"""Messages and conversations as plain data (no Qt, no SQL).
+
+A conversation is a tree: each message follows its ``parent_id``; a regenerated reply or an edited message
+is a sibling of the one it replaces. ``messages`` is the visible path through it (what the window shows
+and the model is sent), ``all_messages`` every branch; :mod:`eagle_chat.core.storage.branches` moves
+between them.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,9 @@ class Message:
     status: str = "complete"
     stats: GenerationStats | None = None
     error: str | None = None
+    thinking: str = ""  # an assistant reply's reasoning, kept apart from its answer (``content``)
+    parent_id: int | None = None  # the message this one follows (None: the first of its conversation)
+    made_with: dict | None = None  # a reply's model and generation settings (see branches.made_with)
 
 
 @dataclass
@@ -31,10 +40,13 @@ class Conversation:
     id: int | None = None
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
-    messages: list[Message] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)  # the visible path, first to last
+    all_messages: list[Message] = field(default_factory=list)  # every branch, oldest first
 
     def history(self) -> list[dict[str, str]]:
-        """The chat history to send: system prompt first, then every finished or partial turn.
+        """The chat history to send: system prompt first, then every finished or partial turn of the
+        visible path. Replies go as their answers only: earlier thinking is never sent back (Qwen3's
+        template strips it too).
 
         A failed turn — the reply failed, e.g. because the message was too long — is left out with the
         message that caused it, so one bad turn does not break every later one; it stays on screen and on

@@ -25,12 +25,15 @@ from PySide6.QtWidgets import QMessageBox, QTextBrowser, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.ui import texts
+from eagle_chat.ui.chat import message_links
 from eagle_chat.ui.chat.markdown_html import (
     SAFE_LINK_SCHEMES,
     render_markdown,
     stable_prefix_end,
 )
 from eagle_chat.ui.chat.draft_tint import ChatTint
+from eagle_chat.ui.chat.thinking_block import LINK_PREFIX as THINKING_LINK
+from eagle_chat.ui.chat.thinking_block import ThinkingBlocks
 
 RENDER_COST_FACTOR = 8.0
 MIN_RENDER_INTERVAL_S = 0.05
@@ -56,6 +59,8 @@ class _Streamed:
     chars: int = 0
     length: int = 0
     code_blocks: list[str] = field(default_factory=list)
+    thinking_live: bool = False  # drawn as still thinking: ``thinking_chars`` of its thoughts are shown
+    thinking_chars: int = 0
 
 
 class ChatView(QTextBrowser):
@@ -63,6 +68,9 @@ class ChatView(QTextBrowser):
 
     sig_link_refused = Signal(str)
     """A link was clicked but not opened (unsafe scheme, or the user said no)."""
+    sig_message_action = Signal(str, int)
+    """A message's link was clicked: the action (edit, regenerate, continue, delete, previous, next) and
+    the message id."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -73,6 +81,8 @@ class ChatView(QTextBrowser):
         self.anchorClicked.connect(self._on_anchor)
         self._frames: dict[int, object] = {}
         self._messages: dict[int, Message] = {}
+        self._conversation: Conversation | None = None  # for the alternatives of each message
+        self.thinking = ThinkingBlocks()
         self._code_blocks: dict[int, list[str]] = {}
         self._pending: Message | None = None
         self._streamed: _Streamed | None = None
@@ -96,6 +106,7 @@ class ChatView(QTextBrowser):
         self._unhighlighted.clear()
         self._pending = None
         self._streamed = None
+        self._conversation = conversation
         self.clear()
         if conversation is None or not conversation.messages:
             self.setHtml(WELCOME)
@@ -109,6 +120,9 @@ class ChatView(QTextBrowser):
         if getattr(self, "_welcome", False):
             self.clear()
             self._welcome = False
+        previous = next(reversed(self._messages.values()), None)
+        if previous is not None and message_links.offers_continue(previous):
+            self._render(previous)  # no longer the last message: no more "Continue" under it
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         frame_format = QTextFrameFormat()
@@ -156,8 +170,12 @@ class ChatView(QTextBrowser):
             self._scroll_to_end()
 
     def message_text(self, message_id: int) -> str:
+        """A message's answer (what Copy copies): never its thinking."""
         message = self._messages.get(message_id)
         return message.content if message else ""
+
+    def message(self, message_id: int) -> Message | None:
+        return self._messages.get(message_id)
 
     # --- internals ----------------------------------------------------------------------------------
     def _highlight_finished(self) -> None:
@@ -192,11 +210,20 @@ class ChatView(QTextBrowser):
         hold the GIL (and so stall the tokens) longer and longer as the reply grows."""
         frame = self._frames[message.id]
         streamed = self._streamed
-        if streamed is None or streamed.message_id != message.id:
+        live = self.thinking.live(message)
+        if streamed is None or streamed.message_id != message.id or streamed.thinking_live != live:
             cursor = frame.firstCursorPosition()
             cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
-            cursor.insertHtml(self._head(message))
-            streamed = self._streamed = _Streamed(message.id, 0, cursor.position() - frame.firstPosition())
+            cursor.insertHtml(self._head(message) + self.thinking.html(message))
+            streamed = self._streamed = _Streamed(message.id, 0, cursor.position() - frame.firstPosition(),
+                                                  thinking_live=live)
+        if live:  # only the new thoughts are drawn, after those already there
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(frame.lastPosition())
+            self.thinking.append_live(cursor, message.thinking[streamed.thinking_chars:],
+                                      first=not streamed.thinking_chars, start=frame.firstPosition() + streamed.length)
+            streamed.thinking_chars = len(message.thinking)
+            return
         text = message.content
         prefix = f"copy-code:{message.id}:"
         cursor = QTextCursor(self.document())
@@ -233,15 +260,14 @@ class ChatView(QTextBrowser):
             highlight=message.status != "streaming" if highlight is None else highlight,
         )
         self._code_blocks[message.id] = rendered.code_blocks
-        body = rendered.html if message.content else '<p style="color:#9ca3af;">…</p>'
-        head = self._head(message)
+        body = rendered.html if message.content or message.thinking else '<p style="color:#9ca3af;">…</p>'
+        head = self._head(message) + self.thinking.html(message)
         foot_parts = []
         if message.stats is not None:
             foot_parts.append(html.escape(texts.stats_summary(message.stats)))
         if message.error:
             foot_parts.append(f'<span style="color:#b91c1c;">{html.escape(message.error)}</span>')
-        if message.content and message.status != "streaming":
-            foot_parts.append(f'<a href="copy-message:{message.id}">Copy</a>')
+        foot_parts += message_links.action_links(self._conversation, message)
         foot = f'<p style="color:#6b7280;">{" · ".join(foot_parts)}</p>' if foot_parts else ""
 
         cursor = frame.firstCursorPosition()
@@ -258,12 +284,11 @@ class ChatView(QTextBrowser):
         self.drafted.covered(message, frame, 0, len(message.content), body.position(), frame.lastPosition())
         cursor.endEditBlock()
 
-    @staticmethod
-    def _head(message: Message) -> str:
+    def _head(self, message: Message) -> str:
         role = ROLE_LABELS.get(message.role, message.role)
         colour = "#1d4ed8" if message.role == "user" else "#047857"
         note = STATUS_NOTES.get(message.status, "")
-        head = f'<p><b style="color:{colour};">{role}</b>'
+        head = f'<p><b style="color:{colour};">{role}</b>' + message_links.switcher(self._conversation, message)
         if note:
             head += f' <span style="color:#b45309;">({html.escape(note)})</span>'
         return head + "</p>"
@@ -278,6 +303,13 @@ class ChatView(QTextBrowser):
             return
         if target.startswith("copy-message:"):
             QGuiApplication.clipboard().setText(self.message_text(int(target.split(":")[1])))
+            return
+        if target.startswith(message_links.ACTION_PREFIX):
+            _, action, message_id = target.split(":")
+            self.sig_message_action.emit(action, int(message_id))
+            return
+        if target.startswith(THINKING_LINK):
+            self._toggle_thinking(int(target[len(THINKING_LINK):]))
             return
         if not target.lower().startswith(SAFE_LINK_SCHEMES):
             self.sig_link_refused.emit(target)
@@ -294,6 +326,17 @@ class ChatView(QTextBrowser):
                 self.sig_link_refused.emit(target)
                 return
         QDesktopServices.openUrl(url)
+
+    def _toggle_thinking(self, message_id: int) -> None:
+        message = self._messages.get(message_id)
+        if message is None:
+            return
+        self.thinking.toggle(message_id)
+        if message.status == "streaming":
+            self._streamed = None  # the next update redraws the reply with the block as it is now
+            self.update_message(message)
+        else:
+            self._render(message, highlight=True)
 
     def _at_end(self) -> bool:
         bar = self.verticalScrollBar()
@@ -330,6 +373,8 @@ def _stats_tooltip(message: Message) -> str:
         ("Time per token", f"{s.tpot_ms:.2f} ms"),
         ("Generated / prompt tokens", f"{s.generated_tokens} / {s.input_tokens}"),
     ]
+    if s.thinking_tokens is not None:
+        rows.append(("Thinking / answer tokens", f"{s.thinking_tokens} / {s.answer_tokens}"))
     if s.mode == "speculative":
         rows.append(("Accepted / drafted", f"{s.accepted_tokens} / {s.draft_tokens}"))
         if s.acceptance is not None:

@@ -1,18 +1,20 @@
-"""The composer: the prompt box (Enter sends, Shift+Enter starts a new line, Esc stops the reply) with
-its Send and Stop buttons."""
+"""The composer: the prompt box (Enter sends, Shift+Enter starts a new line, Esc stops the reply, Up in an
+empty box edits the last message) with its Send and Stop buttons, and the note shown while editing."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QInputMethodEvent, QKeyEvent
-from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 
 class PromptEdit(QPlainTextEdit):
     sig_submit = Signal()
     """Enter was pressed (without Shift)."""
     sig_escape = Signal()
-    """Esc was pressed: stop the reply in flight."""
+    """Esc was pressed: stop the reply in flight (or stop editing)."""
+    sig_edit_last = Signal()
+    """Up was pressed in the empty box: edit the last message sent."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -47,25 +49,51 @@ class PromptEdit(QPlainTextEdit):
         if event.key() == Qt.Key.Key_Escape:
             self.sig_escape.emit()
             return
+        if event.key() == Qt.Key.Key_Up and not self.toPlainText() and not event.modifiers():
+            self.sig_edit_last.emit()
+            return
         super().keyPressEvent(event)
 
 
 class Composer(QWidget):
     """The prompt box with its Send and Stop buttons."""
 
+    sig_cancel_edit = Signal()
+    """The user gave up editing a message (the note's Cancel)."""
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.prompt = PromptEdit()
+        self.edit_note = QLabel()
+        self.edit_note.setObjectName("editNote")
+        self.edit_note.setStyleSheet("color: #b45309;")
+        self.edit_note.setWordWrap(True)
+        self.cancel_edit_button = QPushButton("Cancel")
+        self.cancel_edit_button.setObjectName("cancelEditButton")
+        self.cancel_edit_button.clicked.connect(self.sig_cancel_edit)
         self.send_button = QPushButton("Send")
         self.send_button.setObjectName("sendButton")
         self.send_button.setEnabled(False)
         self.stop_button = QPushButton("Stop")
         self.stop_button.setObjectName("stopButton")
         self.stop_button.setEnabled(False)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        note_row = QHBoxLayout()
+        note_row.addWidget(self.edit_note, 1)
+        note_row.addWidget(self.cancel_edit_button)
+        outer.addLayout(note_row)
+        layout = QHBoxLayout()
         layout.addWidget(self.prompt, 1)
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
         buttons.addWidget(self.stop_button)
         layout.addLayout(buttons)
+        outer.addLayout(layout)
+        self.show_edit_note("")
+
+    def show_edit_note(self, text: str) -> None:
+        """Say what is being edited ("" hides the note)."""
+        self.edit_note.setText(text)
+        self.edit_note.setVisible(bool(text))
+        self.cancel_edit_button.setVisible(bool(text))

@@ -1,0 +1,234 @@
+"""A conversation as a file to take along: Markdown to read, JSON to keep (and import back).
+
+JSON holds everything: every branch, each reply's thinking, stats, model and settings, times. Messages are
+numbered 1, 2, … in the file (``parent`` refers to those numbers, ``current`` is the end of the visible
+path), so a file says nothing about the database it came from and an export → import → export round trip
+gives the same file. Markdown is the visible path only, for reading: thinking in a collapsible
+``<details>`` block, each reply's figures as a footnote line under it, ``(reply 2 of 3)`` where there are
+alternatives.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from eagle_chat.core.errors import UserError
+from eagle_chat.core.generation.metrics import GenerationStats
+from eagle_chat.core.storage import branches
+from eagle_chat.core.storage.conversation import STATUSES, Conversation, Message
+
+FORMAT = "eagle-chat-conversation"
+FORMAT_VERSION = 1
+ROLES = ("system", "user", "assistant")
+ROLE_HEADINGS = {"user": "You", "assistant": "EagleChat", "system": "System"}
+
+
+class ConversationFileError(UserError):
+    """A file to import is not an EagleChat conversation export (or is damaged)."""
+
+
+# --- JSON ---------------------------------------------------------------------------------------------
+def to_json(conversation: Conversation) -> dict[str, Any]:
+    """Everything about ``conversation``, as plain JSON data."""
+    every = branches.nodes(conversation)
+    numbers = {m.id: n for n, m in enumerate(every, start=1)}
+    current = conversation.messages[-1].id if conversation.messages else None
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "title": conversation.title,
+        "system_prompt": conversation.system_prompt,
+        "created": conversation.created,
+        "updated": conversation.updated,
+        "current": numbers.get(current),
+        "messages": [
+            {
+                "id": numbers[m.id],
+                "parent": numbers.get(m.parent_id),
+                "role": m.role,
+                "content": m.content,
+                "thinking": m.thinking,
+                "status": m.status,
+                "error": m.error,
+                "created": m.created,
+                "stats": m.stats.to_dict() if m.stats is not None else None,
+                "made_with": m.made_with,
+            }
+            for m in every
+        ],
+    }
+
+
+def dumps(conversation: Conversation) -> str:
+    return json.dumps(to_json(conversation), indent=2, ensure_ascii=False) + "\n"
+
+
+def from_json(data: Any) -> Conversation:
+    """A Conversation (no database ids yet) from :func:`to_json` data; ConversationFileError if it is not
+    one. Message ids in the result are the file's numbers, for the store to replace."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ConversationFileError("This file is not an EagleChat conversation export (no \"format\": "
+                                    f"\"{FORMAT}\").")
+    if not isinstance(data.get("version"), int) or data["version"] > FORMAT_VERSION:
+        raise ConversationFileError(
+            f"This conversation was exported by a newer EagleChat (format version {data.get('version')}; this "
+            f"one reads {FORMAT_VERSION}). Update EagleChat to import it.")
+    rows = data.get("messages")
+    if not isinstance(rows, list):
+        raise ConversationFileError("The file has no list of messages.")
+    messages: list[Message] = []
+    seen: set[int] = set()
+    for place, row in enumerate(rows, start=1):
+        messages.append(_message(row, place, seen))
+        seen.add(messages[-1].id)
+    conversation = Conversation(
+        title=_text(data, "title", "the title") or "Imported conversation",
+        system_prompt=_text(data, "system_prompt", "the system prompt"),
+        created=_number(data, "created", "the conversation"),
+        updated=_number(data, "updated", "the conversation"),
+        all_messages=messages,
+    )
+    current = data.get("current")
+    if current is not None and current not in seen:
+        raise ConversationFileError(f"\"current\" names message {current}, which the file does not have.")
+    conversation.messages = branches.path_to(conversation, current)
+    return conversation
+
+
+def loads(text: str) -> Conversation:
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise ConversationFileError(f"The file is not valid JSON ({error}).") from error
+    return from_json(data)
+
+
+# --- Markdown -----------------------------------------------------------------------------------------
+def to_markdown(conversation: Conversation) -> str:
+    """The visible path as readable Markdown."""
+    lines = [f"# {_one_line(conversation.title)}", ""]
+    models = sorted({_model_name(m.made_with) for m in conversation.messages if m.made_with} - {""})
+    about = [f"{len(conversation.messages)} messages", f"started {_when(conversation.created)}"]
+    if models:
+        about.append("model " + ", ".join(models))
+    lines += ["*" + " · ".join(about) + "*", ""]
+    if conversation.system_prompt.strip():
+        lines += ["**System prompt:**", "", _quoted(conversation.system_prompt), ""]
+    footnotes = 0
+    for message in conversation.messages:
+        heading = ROLE_HEADINGS.get(message.role, message.role)
+        place, count = branches.position(conversation, message)
+        if count > 1:
+            heading += f" ({'reply' if message.role == 'assistant' else 'version'} {place} of {count})"
+        if message.status not in ("complete", "streaming"):
+            heading += f" — {message.status}"
+        lines += [f"## {heading}", ""]
+        if message.thinking:
+            summary = "Thinking"
+            if message.stats is not None and message.stats.thinking_ms is not None:
+                summary = f"Thought for {message.stats.thinking_ms / 1000:.1f} s"
+            lines += ["<details>", f"<summary>{summary}</summary>", "", message.thinking.strip(), "",
+                      "</details>", ""]
+        note = ""
+        if message.stats is not None:
+            footnotes += 1
+            note = f"[^{footnotes}]"
+        if message.content:
+            lines += [message.content.rstrip(), ""]
+        if note:  # a line of its own: after a code fence, on the same line, it would reopen the block
+            lines += [note, ""]
+        if message.error:
+            lines += [f"*Error: {_one_line(message.error)}*", ""]
+        if note:  # right under its reply for a plain reader; Markdown viewers gather them at the end
+            lines += [f"{note}: {stats_line(message.stats)}", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def stats_line(stats: GenerationStats) -> str:
+    """A reply's figures on one line (the Markdown footnote, and ``conversations export --format md``)."""
+    mode = "EAGLE-3" if stats.mode == "speculative" else "baseline"
+    if stats.mode == "speculative":
+        mode += f" K={stats.num_assistant_tokens}" + (f" tree {stats.tree}" if stats.tree else "")
+    tokens = f"{stats.generated_tokens} tokens"
+    if stats.thinking_tokens is not None:
+        tokens += f" ({stats.thinking_tokens} thinking, {stats.answer_tokens} answer)"
+    parts = [mode, f"{stats.tokens_per_s:.1f} tok/s", f"TTFT {stats.ttft_ms:.0f} ms", tokens,
+             f"{stats.input_tokens} prompt tokens"]
+    if stats.mode == "speculative" and stats.acceptance is not None:
+        parts.append(f"acceptance {stats.acceptance:.0%}")
+    if stats.tokens_per_step is not None:
+        parts.append(f"{stats.tokens_per_step:.2f} tokens/step")
+    parts.append(stats.device)
+    if stats.runs > 1:
+        parts.append(f"written in {stats.runs} runs")
+    return " · ".join(parts)
+
+
+# --- helpers ------------------------------------------------------------------------------------------
+def _message(row: Any, place: int, seen: set[int]) -> Message:
+    where = f"message {place}"
+    if not isinstance(row, dict):
+        raise ConversationFileError(f"{where.capitalize()} is not an object.")
+    number = row.get("id")
+    if not isinstance(number, int) or number in seen:
+        raise ConversationFileError(f"{where.capitalize()} has a missing or repeated \"id\".")
+    parent = row.get("parent")
+    if parent is not None and parent not in seen:
+        raise ConversationFileError(f"{where.capitalize()} follows message {parent}, which does not come before it.")
+    if row.get("role") not in ROLES:
+        raise ConversationFileError(f"{where.capitalize()} has an unknown role {row.get('role')!r}.")
+    status = row.get("status", "complete")
+    if status not in STATUSES:
+        raise ConversationFileError(f"{where.capitalize()} has an unknown status {status!r}.")
+    stats = row.get("stats")
+    if stats is not None:
+        try:
+            stats = GenerationStats.from_dict(stats)
+        except (TypeError, ValueError) as error:
+            raise ConversationFileError(f"The stats of {where} cannot be read ({error}).") from error
+    made_with = row.get("made_with")
+    if made_with is not None and not isinstance(made_with, dict):
+        raise ConversationFileError(f"\"made_with\" of {where} is not an object.")
+    error = row.get("error")
+    return Message(
+        role=row["role"], content=_text(row, "content", where), id=number, created=_number(row, "created", where),
+        status=status, stats=stats, error=error if isinstance(error, str) else None,
+        thinking=_text(row, "thinking", where), parent_id=parent, made_with=made_with,
+    )
+
+
+def _text(row: dict, key: str, where: str) -> str:
+    value = row.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ConversationFileError(f"\"{key}\" of {where} is not text.")
+    return value
+
+
+def _number(row: dict, key: str, where: str) -> float:
+    value = row.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConversationFileError(f"\"{key}\" of {where} is not a time.")
+    return value
+
+
+def _model_name(made_with: dict | None) -> str:
+    if not made_with:
+        return ""
+    target, draft = made_with.get("target") or "", made_with.get("draft")
+    return f"{target} + {draft}" if target and draft else target
+
+
+def _when(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _quoted(text: str) -> str:
+    return "\n".join(f"> {line}" if line else ">" for line in text.strip().splitlines())
