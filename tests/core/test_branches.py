@@ -118,3 +118,19 @@ def test_two_runs_of_one_reply_add_up():
     assert both.ttft_ms == first.ttft_ms and both.duration_ms == first.duration_ms + second.duration_ms
     thought = branches.continued_stats(stats(10, thinking=10, thinking_ms=50.0), stats(30, thinking=8, thinking_ms=20.0))
     assert (thought.thinking_tokens, thought.thinking_ms, thought.answer_tokens) == (18, 70.0, 22)
+
+
+def test_a_continued_reply_streams_on_from_where_it_was_cut():
+    from eagle_chat.ui.branching import LiveReply
+
+    reply = Message("assistant", "", thinking="The user", status="streaming")
+    live = LiveReply(reply, inside=True, continuing=True)
+    for chunk in (" wants", " it.\n</th", "ink>\n\nHere", " is"):
+        live.feed(chunk)
+        live.apply()
+    assert (reply.thinking, reply.content) == ("The user wants it.", "Here is")
+    answer = Message("assistant", "Here", thinking="plan", status="streaming")
+    live = LiveReply(answer, inside=False, continuing=True)
+    live.feed(" is <think>")
+    live.apply()
+    assert (answer.thinking, answer.content) == ("plan", "Here is <think>")

@@ -32,7 +32,7 @@ def test_thinking_off_has_no_thinking(spec_engine):
 
 def test_a_cut_reply_continues_where_it_stopped(spec_engine):
     full = spec_engine.generate(ASK, GenerationSettings(max_new_tokens=70, thinking=True)).reasoning
-    for cut_at in (10, 40):  # cut inside the thinking, then inside the answer
+    for cut_at in (4, 10, 32):  # cut in the thinking (before " wants", inside a word), then in the answer
         cut = spec_engine.generate(ASK, GenerationSettings(max_new_tokens=cut_at, thinking=True))
         assert cut.stats.generated_tokens == cut_at
         partial = join_reasoning(cut.reasoning.thinking, cut.reasoning.answer, closed=cut.reasoning.closed)

@@ -157,9 +157,9 @@ def test_edit_keeps_the_old_branch_and_sends_only_the_new_path(qtbot, window, se
 def test_continue_extends_a_reply_cut_by_the_token_limit(qtbot, window, sent, open_window):
     wait_ready(qtbot, window)
     window.options.thinking.setChecked(True)
-    window.options.max_tokens.setValue(12)  # cut inside the thinking
+    window.options.max_tokens.setValue(4)  # cut inside the thinking: "<think>\nThe user" (next: " wants")
     cut, cut_result = send(qtbot, window, ASK)
-    assert cut_result.stats.generated_tokens == 12 and cut.content == "" and cut.thinking
+    assert cut_result.stats.generated_tokens == 4 and cut.content == "" and cut.thinking == "The user"
     assert branches.is_cut(cut) and "Continue" in window.chat.toPlainText()
     window.options.max_tokens.setValue(60)
     continued, result = act(qtbot, window, "actionContinue")
@@ -167,11 +167,12 @@ def test_continue_extends_a_reply_cut_by_the_token_limit(qtbot, window, sent, op
     assert sent[-1][-1] == {"role": "assistant", "content": "<think>\n" + cut_result.reasoning.thinking}
     assert continued.thinking.startswith(cut_result.reasoning.thinking) and continued.content
     assert "<think>" not in continued.content and "</think>" not in continued.content
-    assert continued.stats.runs == 2 and continued.stats.generated_tokens == 12 + result.stats.generated_tokens
+    assert continued.stats.runs == 2 and continued.stats.generated_tokens == 4 + result.stats.generated_tokens
+    assert continued.thinking.startswith("The user wants")
 
-    whole, whole_result = None, None  # the same question without a cut: greedy gives the same reply
+    # the same question without a cut: greedy gives the same reply
     qtbot.mouseClick(window.conversations.new_button, Qt.MouseButton.LeftButton)
-    window.options.max_tokens.setValue(72)
+    window.options.max_tokens.setValue(64)
     whole, _ = send(qtbot, window, ASK)
     assert (whole.thinking, whole.content) == (continued.thinking, continued.content)
 
