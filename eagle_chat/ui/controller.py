@@ -26,6 +26,7 @@ from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.store import ConversationStore
 from eagle_chat.ui.replies import ReplyInFlight, failure_status
 from eagle_chat.ui.branching import BranchActions, LiveReply
+from eagle_chat.ui.conversations import ConversationActions
 from eagle_chat.ui.worker import GenerationWorker
 
 RENDER_INTERVAL_MS = 66  # ~15 Hz: smooth enough to read, and on a 2-core laptop every repaint is taken from inference
@@ -35,7 +36,7 @@ SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
 LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()
 
 
-class ChatController(BranchActions, QObject):
+class ChatController(ConversationActions, BranchActions, QObject):
     """Send / stop / load / shutdown, the one request queue (window, comparisons and API requests wait in
     ``queue``, in order, behind ``reply``: one pipeline, one worker) and the current conversation
     (its branches: :class:`BranchActions`)."""
@@ -164,49 +165,6 @@ class ChatController(BranchActions, QObject):
 
     def _replies(self) -> list[ReplyInFlight]:
         return [r for r in (self.reply, *self.queue) if r is not None]
-
-    def new_conversation(self, system_prompt: str = "") -> Conversation:
-        conversation = self.store.create_conversation(system_prompt=system_prompt)
-        self.conversation = conversation
-        self.sig_conversations_changed.emit()
-        self.sig_conversation_opened.emit(conversation)
-        return conversation
-
-    def open_conversation(self, conversation_id: int) -> None:
-        if any(reply.message is not None for reply in self._replies()):
-            self.sig_error.emit("Stop the reply in flight before switching conversations.")
-            return
-        conversation = self.store.load_conversation(conversation_id)
-        if conversation is None:
-            self.sig_error.emit("That conversation no longer exists.")
-            self.sig_conversations_changed.emit()
-            return
-        self.conversation = conversation
-        self.sig_conversation_opened.emit(conversation)
-
-    def rename_conversation(self, conversation_id: int, title: str) -> None:
-        title = " ".join(title.split())
-        if not title:
-            return
-        self.store.rename_conversation(conversation_id, title)
-        if self.conversation is not None and self.conversation.id == conversation_id:
-            self.conversation.title = title
-        self.sig_conversations_changed.emit()
-
-    def delete_conversation(self, conversation_id: int) -> None:
-        if self.reply is not None and self.conversation is not None and self.conversation.id == conversation_id:
-            self.sig_error.emit("Stop the reply in flight before deleting its conversation.")
-            return
-        self.store.delete_conversation(conversation_id)
-        if self.conversation is not None and self.conversation.id == conversation_id:
-            self.conversation = None
-            self.sig_conversation_opened.emit(None)
-        self.sig_conversations_changed.emit()
-
-    def set_system_prompt(self, text: str) -> None:
-        if self.conversation is not None and self.conversation.system_prompt != text:
-            self.conversation.system_prompt = text
-            self.store.update_conversation(self.conversation)
 
     def shutdown(self) -> None:
         """Stop any reply, release the pipeline on its thread, end the thread and wait for it."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Slot
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from eagle_chat.core.generation.devices import DeviceInfo, NpuOptions, device_choices
 from eagle_chat.core.generation.engine import GenerationResult, GenerationSettings, PipelineSpec
@@ -214,12 +214,6 @@ class MainWindow(QMainWindow):
         if kind != self.settings.device:
             self.binder.update(device=kind)
             self.load_model()
-
-    def export_clicked(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Export this conversation's stats to…")
-        if folder:
-            written = self.export_conversation_stats(Path(folder))
-            self.statusBar().showMessage("Exported " + ", ".join(p.name for p in written), 8000)
 
     def new_conversation(self) -> None:
         self.controller.new_conversation(self.options.system_prompt.toPlainText())

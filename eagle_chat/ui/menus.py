@@ -3,9 +3,11 @@ continue, export, import, search, stats export)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from eagle_chat.ui import i18n, theme
 
@@ -36,7 +38,7 @@ def build_menus(window) -> None:
         else:
             chat_menu.addAction(action)
     export = QAction("Export stats (CSV, JSON) and chart (PNG)…", window)
-    export.triggered.connect(window.export_clicked)
+    export.triggered.connect(lambda: _export_stats(window))
     chat_menu.addAction(export)
 
 
@@ -73,3 +75,10 @@ def _set_theme(window, value: str) -> None:
 def _set_language(window, value: str | None) -> None:
     window.binder.update(language=value)
     window.statusBar().showMessage("The new language applies when EagleChat starts again.", 8000)
+
+
+def _export_stats(window) -> None:
+    folder = QFileDialog.getExistingDirectory(window, "Export this conversation's stats to…")
+    if folder:
+        written = window.export_conversation_stats(Path(folder))
+        window.statusBar().showMessage("Exported " + ", ".join(p.name for p in written), 8000)
