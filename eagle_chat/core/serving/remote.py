@@ -43,6 +43,7 @@ class RemoteSpec:
 class RemotePlan:
     device: str = REMOTE
     draft_dir: str | None = None
+    draft_device: str = REMOTE  # the server runs its draft (if any) where it runs the model
 
 
 class RemoteEngine:

@@ -185,9 +185,10 @@ def made_with(spec, settings, *, hit_limit: bool | None = None) -> dict:
     """A reply's model and generation settings, as stored and exported. Folder names, not full paths:
     an export shared with someone must not carry the sender's home folder. ``hit_limit``: its last run
     ended at ``max_new_tokens`` (so it can be continued)."""
+    target, draft = getattr(spec, "target_dir", None), getattr(spec, "draft_dir", None)  # none for a remote server
     record = {
-        "target": spec.target_dir.name if spec is not None else None,
-        "draft": spec.draft_dir.name if spec is not None and spec.draft_dir is not None else None,
+        "target": target.name if target is not None else getattr(spec, "model", None) or None,
+        "draft": draft.name if draft is not None else None,
         "device": getattr(spec, "device", None),
         "precision": getattr(spec, "precision", None),
         "settings": asdict(settings) if is_dataclass(settings) else dict(settings or {}),

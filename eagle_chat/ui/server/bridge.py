@@ -60,4 +60,7 @@ class ControllerBackend:
 def served_name(spec) -> str:
     """The model id the API lists: the target folder's name (a remote model keeps its own)."""
     name = getattr(spec, "model", None)
-    return str(name) if name else Path(spec.target_dir).name
+    if name:
+        return str(name)
+    target = getattr(spec, "target_dir", None)  # a remote server chosen without a model name has none
+    return Path(target).name if target else "remote"

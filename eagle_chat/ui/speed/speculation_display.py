@@ -76,7 +76,7 @@ class SpeculationDisplay(QObject):
             settings=w.generation_settings(),
             sampling_asked=w.options.sampling.isChecked(),
             history_tokens=self._history_tokens(),
-            npu_prompt_limit=spec.npu.max_prompt_len if spec is not None else None,
+            npu_prompt_limit=npu.max_prompt_len if (npu := getattr(spec, "npu", None)) is not None else None,
         )
         self.line.setText(texts.next_reply_line(self.outlook))
 
