@@ -18,31 +18,21 @@ from typing import Any
 
 
 def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2, mode: int | None = None) -> None:
-    """Write ``data`` as JSON to ``path`` atomically (temp file + fsync + rename); ``mode`` (e.g. 0o600 for a
-    secret) is set on the temporary file before it takes the name, so the data is never readable wider."""
+    """Write ``data`` as JSON to ``path`` atomically (see :func:`write_text_atomic`); it is serialised first,
+    so data that cannot be written leaves the old file and no temporary one."""
+    write_text_atomic(path, json.dumps(data, indent=indent, ensure_ascii=False), mode=mode)
+
+
+def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically: temp file + fsync + rename (+ folder fsync). ``mode``
+    (e.g. 0o600 for a secret) is set on the temporary file before it takes the name, so the data is never
+    readable wider."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
     try:
         if mode is not None:
             os.chmod(tmp, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=indent, ensure_ascii=False)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically, like :func:`write_json_atomic` (exports use it)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
-    try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
