@@ -44,32 +44,32 @@ def build_menus(window) -> None:
 
 def add_appearance_menus(window, view_menu) -> None:
     """View → Theme (applied at once) and View → Language (applied on restart)."""
-    theme_menu = view_menu.addMenu("&Theme")
-    theme_menu.setObjectName("themeMenu")
-    group = QActionGroup(theme_menu)
-    for value, label in (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark")):
-        action = theme_menu.addAction(label)
-        action.setObjectName(f"theme_{value}")
+    _choice_menu(view_menu, "&Theme", "theme", window.settings.theme,
+                 (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark")),
+                 lambda value: _set_theme(window, value))
+    _choice_menu(view_menu, "&Language", "language", window.settings.language,
+                 ((None, "Follow the system"), *i18n.LANGUAGES.items()),
+                 lambda value: _set_language(window, value))
+
+
+def _choice_menu(parent, title: str, name: str, current, choices, on_choose) -> None:
+    """A submenu of exclusive checkable actions, objectName ``<name>Menu`` / ``<name>_<value>``
+    (``system`` for None), the ``current`` value checked; choosing one calls ``on_choose(value)``."""
+    menu = parent.addMenu(title)
+    menu.setObjectName(f"{name}Menu")
+    group = QActionGroup(menu)
+    for value, label in choices:
+        action = menu.addAction(label)
+        action.setObjectName(f"{name}_{value or 'system'}")
         action.setCheckable(True)
-        action.setChecked(window.settings.theme == value)
+        action.setChecked(current == value)
         group.addAction(action)
-        action.triggered.connect(lambda _=False, v=value: _set_theme(window, v))
-    language_menu = view_menu.addMenu("&Language")
-    language_menu.setObjectName("languageMenu")
-    group = QActionGroup(language_menu)
-    for value, label in ((None, "Follow the system"), *i18n.LANGUAGES.items()):
-        action = language_menu.addAction(label)
-        action.setObjectName(f"language_{value or 'system'}")
-        action.setCheckable(True)
-        action.setChecked(window.settings.language == value)
-        group.addAction(action)
-        action.triggered.connect(lambda _=False, v=value: _set_language(window, v))
+        action.triggered.connect(lambda _=False, v=value: on_choose(v))
 
 
 def _set_theme(window, value: str) -> None:
     theme.apply_theme(QApplication.instance(), value)
     window.binder.update(theme=value)
-
 
 
 def _set_language(window, value: str | None) -> None:
