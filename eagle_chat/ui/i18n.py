@@ -18,6 +18,10 @@ from eagle_chat import paths
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 TRANSLATION_PREFIX = "eaglechat_"
 
+# Module-level text (ui/texts.py, tables) is looked up with ``translate("context", "literal")``; lupdate
+# recognises the name, so the context and the source text must be literals at the call.
+translate = QCoreApplication.translate
+
 
 def translations_dir() -> Path:
     return paths.resources_dir() / "translations"
