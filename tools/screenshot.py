@@ -1,9 +1,11 @@
 """Take the README screenshot: the real window mid-conversation, grabbed from a real X server.
 
     xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py docs/screenshot.png
+    xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py --drafted docs/drafted-tokens.png
 
 Runs on the bundled tiny pair in a throw-away EAGLE_CHAT_HOME: one EAGLE-3 reply, one baseline reply,
-then grabs the screen while a third reply streams.
+then grabs the screen while a third reply streams. ``--drafted``: one EAGLE-3 reply with "Show drafted
+tokens" on, the acceptance tab in view and the mouse's tooltip over a drafted stretch.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main() -> int:
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshot.png")
+    args = [a for a in sys.argv[1:] if a != "--drafted"]
+    drafted = "--drafted" in sys.argv[1:]
+    out = Path(args[0] if args else "docs/screenshot.png")
     os.environ["EAGLE_CHAT_HOME"] = tempfile.mkdtemp(prefix="eagle-shot-")
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
@@ -39,6 +43,8 @@ def main() -> int:
     pump(lambda: window.controller.state == "ready")
     done = []
     window.controller.sig_reply_finished.connect(lambda m, r: done.append(r))
+    if drafted:
+        return drafted_shot(window, app, pump, done, out)
     window.options.max_tokens.setValue(160)
     for prompt, speculative in [("Write a Python function that reverses a string.", True),
                                 ("Write a Python function that reverses a string.", False)]:
@@ -57,6 +63,41 @@ def main() -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     shot.copy(0, 0, 1440, 900).save(str(out))
     window.controller.stop()
+    window.close()
+    print(f"saved {out} ({out.stat().st_size} bytes)")
+    return 0
+
+
+def drafted_shot(window, app, pump, done, out: Path) -> int:
+    """A finished EAGLE-3 reply with its drafted text tinted, the acceptance chart, and a step's tooltip."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QToolTip
+
+    from eagle_chat.ui import texts
+    from eagle_chat.ui.drafted_text import range_rects
+
+    window.side.drafted_toggle.setChecked(True)
+    window.side.charts.setCurrentWidget(window.side.acceptance)
+    window.options.max_tokens.setValue(220)
+    window.prompt.setPlainText("Write quicksort in Python and explain its time complexity.")
+    window.send()
+    pump(lambda: done)
+    for _ in range(20):
+        app.processEvents()
+    view = window.chat
+    view.verticalScrollBar().setValue(0)
+    message = window.controller.conversation.messages[-1]
+    a, b, step, accepted = [r for r in view.drafted.tinted(message.id) if r[1] - r[0] > 6][3]
+    box = range_rects(view, a, b)[0]
+    point = view.viewport().mapToGlobal(QPoint(int(box.center().x()), int(box.bottom()) - view.verticalScrollBar().value()))
+    QToolTip.showText(point, texts.drafted_tooltip(step, accepted), view.viewport())
+    for _ in range(20):
+        app.processEvents()
+        time.sleep(0.01)
+    shot = QGuiApplication.primaryScreen().grabWindow(0)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shot.copy(0, 0, 1440, 900).save(str(out))
     window.close()
     print(f"saved {out} ({out.stat().st_size} bytes)")
     return 0

@@ -51,28 +51,42 @@ def visible_positions(view: QTextEdit, rect=None) -> tuple[int, int]:
     return view.cursorForPosition(rect.topLeft()).position(), view.cursorForPosition(rect.bottomRight()).position()
 
 
-def range_rects(view: QTextEdit, start: int, end: int) -> list[QRectF]:
-    """Rectangles in document coordinates covering positions ``start..end``, line by line."""
+def range_rects(view: QTextEdit, start: int, end: int, blocks: dict | None = None) -> list[QRectF]:
+    """Rectangles in document coordinates covering positions ``start..end``, line by line. ``blocks``
+    keeps each block's geometry for ranges measured together (a block holds many ranges)."""
     doc = view.document()
-    layout = doc.documentLayout()
+    blocks = {} if blocks is None else blocks
     rects = []
     block = doc.findBlock(start)
-    while block.isValid() and block.position() < end:
-        box = layout.blockBoundingRect(block)
-        lines = block.layout()
-        first, last = max(start - block.position(), 0), min(end - block.position(), block.length() - 1)
-        index = lines.lineForTextPosition(first).lineNumber() if first < last else lines.lineCount()
-        while 0 <= index < lines.lineCount():
-            line = lines.lineAt(index)
-            if line.textStart() >= last:
+    while block.isValid():
+        position = block.position()
+        if position >= end:
+            break
+        geometry = blocks.get(position)
+        if geometry is None:
+            geometry = blocks[position] = _block_geometry(doc, block)
+        left, top, length, lines = geometry
+        first, last = max(start - position, 0), min(end - position, length - 1)
+        for line_start, line_end, y, height, line in lines:
+            if line_start >= last:
                 break
-            a, b = max(first, line.textStart()), min(last, line.textStart() + line.textLength())
+            a, b = max(first, line_start), min(last, line_end)
             if a < b:
                 x1, x2 = line.cursorToX(a)[0], line.cursorToX(b)[0]
-                rects.append(QRectF(box.left() + min(x1, x2), box.top() + line.y(), abs(x2 - x1), line.height()))
-            index += 1
+                rects.append(QRectF(left + min(x1, x2), top + y, abs(x2 - x1), height))
         block = block.next()
     return rects
+
+
+def _block_geometry(doc, block) -> tuple[float, float, int, list]:
+    box = doc.documentLayout().blockBoundingRect(block)
+    layout = block.layout()
+    lines = []
+    for index in range(layout.lineCount()):
+        line = layout.lineAt(index)
+        start = line.textStart()
+        lines.append((start, start + line.textLength(), line.y(), line.height(), line))
+    return box.left(), box.top(), block.length(), lines
 
 
 class TintPainter:
@@ -103,7 +117,7 @@ class TintPainter:
         first = max(0, bisect_left(ranges, (top, top)) - 1)
         dx, dy = view.horizontalScrollBar().value(), view.verticalScrollBar().value()
         painter = QPainter(view.viewport())
-        painted = 0
+        painted, blocks = 0, {}
         for span in ranges[first:]:
             if span[0] > bottom:
                 break
@@ -111,7 +125,7 @@ class TintPainter:
                 continue
             rects = self._rects.get(span)
             if rects is None:
-                rects = self._rects[span] = range_rects(view, span[0], span[1])
+                rects = self._rects[span] = range_rects(view, span[0], span[1], blocks)
             for box in rects:
                 painter.fillRect(box.translated(-dx, -dy), DRAFT_TINT)
             painted += 1

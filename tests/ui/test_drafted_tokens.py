@@ -208,6 +208,24 @@ def test_compare_panes_and_demo_mode_tint_the_eagle_answer(qtbot, open_window):
     view.set_demo(False)
 
 
+def test_the_acceptance_chart_follows_a_dark_palette(qtbot):
+    from PySide6.QtCharts import QChart
+    from PySide6.QtGui import QPalette
+
+    from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
+
+    chart = AcceptanceChart()
+    qtbot.addWidget(chart)
+    assert chart.chart().theme() == QChart.ChartTheme.ChartThemeLight
+    dark = QPalette(chart.palette())
+    for role, colour in ((QPalette.ColorRole.Window, "#1f2937"), (QPalette.ColorRole.Base, "#111827"),
+                         (QPalette.ColorRole.Text, "#f9fafb"), (QPalette.ColorRole.Highlight, "#60a5fa")):
+        dark.setColor(role, QColor(colour))
+    chart.setPalette(dark)
+    assert chart.chart().theme() == QChart.ChartTheme.ChartThemeDark
+    assert chart._bars.color() == QColor("#60a5fa") and chart.chart().titleBrush().color() == QColor("#f9fafb")
+
+
 def test_the_switch_is_remembered(qtbot, open_window):
     window = open_window()
     assert not window.side.drafted_toggle.isChecked()
@@ -221,6 +239,8 @@ def test_exports_carry_the_step_record_and_the_histogram(qtbot, open_window, tmp
     window = open_window()
     window.options.max_tokens.setValue(48)
     message, result = send(qtbot, window, PROMPT)
+    stored = window.controller.store.load_conversation(window.controller.conversation.id).messages[-1]
+    assert stored.stats.steps == result.stats.steps  # kept with the message, characters and all
     written = window.export_conversation_stats(tmp_path)
     row = next(csv.DictReader(written[0].open(encoding="utf-8")))
     steps = result.stats.steps

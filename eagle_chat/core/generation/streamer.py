@@ -30,16 +30,26 @@ class TokenLengths:
     def __init__(self, tokenizer):
         self.tokenizer = tokenizer
         self._cache: dict[int, int] = {}  # -1: the token's text is not whole on its own
-        ids = [int(i) for i in tokenizer.encode(_CONCAT_SAMPLE, add_special_tokens=False).input_ids.data[0]]
+        # GenAI pads a batch of unequal sequences with the pad token, which can be -1 (no pad token): a
+        # batch is padded here with a special token instead, which decodes to nothing.
+        self._filler = next((int(t) for t in (tokenizer.get_eos_token_id(), tokenizer.get_pad_token_id())
+                             if int(t) >= 0), None)
+        encoded = tokenizer.encode(_CONCAT_SAMPLE, add_special_tokens=False).input_ids
+        ids = [int(i) for i in encoded.data[0]]
         lengths = self.lengths(ids)
         self.concatenative = -1 not in lengths and sum(lengths) == len(self.decode(ids))
 
     def decode(self, ids: Sequence[int]) -> str:
-        return self.tokenizer.decode(list(ids))
+        return self.tokenizer.decode(list(ids)) if ids else ""
 
     def decode_many(self, sequences: list[list[int]]) -> list[str]:
         """One decoding call for several sequences (each call has a fixed cost of ~0.2 ms here)."""
-        return list(self.tokenizer.decode(sequences)) if sequences else []
+        longest = max((len(s) for s in sequences), default=0)
+        if longest == 0:
+            return [""] * len(sequences)
+        if self._filler is None:
+            return [self.decode(s) for s in sequences]
+        return list(self.tokenizer.decode([list(s) + [self._filler] * (longest - len(s)) for s in sequences]))
 
     def lengths(self, ids: Sequence[int]) -> list[int]:
         unknown = sorted({i for i in ids if i not in self._cache})

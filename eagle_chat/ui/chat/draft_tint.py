@@ -13,12 +13,22 @@ never written into the document.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
-from PySide6.QtGui import QTextDocument
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter, QTextDocument
 
 from eagle_chat.core.generation.steps import DraftedSpan, StepRecord
-from eagle_chat.ui.drafted_text import ASTRAL, DraftedHover, TintPainter, spans_within, u16, visible_positions
+from eagle_chat.ui.drafted_text import (
+    ASTRAL,
+    DRAFT_TINT,
+    DraftedHover,
+    TintPainter,
+    range_rects,
+    u16,
+    visible_positions,
+)
 
 SKIPPED_LINKS = ("copy-code:", "copy-message:")
 WINDOW = 240  # how far past the last match a shown word may lie in the source (link targets, fences)
@@ -125,6 +135,7 @@ class ChatTint:
         self.view = view
         self.enabled = False
         self._live: dict[int, StepRecord] = {}  # the reply in flight's steps so far, by message id
+        self._spans: dict[int, tuple[tuple[int, int], list[DraftedSpan]]] = {}  # by message: (record, steps)
         # Per message: its frame and the tinted ranges, relative to the frame's start, with their step.
         self._tinted: dict[int, tuple[object, list[tuple[int, int, int, int]]]] = {}
         self.hover = DraftedHover(view, self.step_at)
@@ -136,8 +147,22 @@ class ChatTint:
             self.enabled = on
             self._tinted.clear()
             if on:
+                self._warm_up()
                 self.view.redraw()
             self.view.viewport().update()
+
+    def _warm_up(self) -> None:
+        """PySide6 sets up the bindings of QTextBlock, QTextLayout and QTextLine on their first use, which
+        took 0.04-0.8 s here: pay it when the tint is switched on (or at start), not in the first reply."""
+        if not getattr(ChatTint, "_warm", False):
+            ChatTint._warm = True
+            document_runs(self.view.document(), 0, 1)
+            range_rects(self.view, 0, 1)
+            visible_positions(self.view)
+            image = QImage(4, 4, QImage.Format.Format_ARGB32)
+            painter = QPainter(image)
+            painter.fillRect(QRectF(0, 0, 2, 2).translated(1, 1), DRAFT_TINT)
+            painter.end()
 
     def set_live(self, message_id: int, record: StepRecord | None) -> None:
         if record is None:
@@ -158,13 +183,31 @@ class ChatTint:
             return
         base = frame.firstPosition()
         kept = [r for r in self._tinted.get(message.id, (None, []))[1] if r[1] <= doc_start - base]
-        spans = spans_within(self.record_for(message), source_start, source_end)
+        spans = self._spans_within(message, source_start, source_end)
         if spans:
             doc = self.view.document()
             ranges = tint_ranges(align(message.content, source_start, source_end,
                                        document_runs(doc, doc_start, doc_end)), spans)
             kept += [(a - base, b - base, span.step, span.accepted) for a, b, span in ranges]
         self._tinted[message.id] = (frame, kept)
+
+    def _spans_within(self, message, start: int, end: int) -> list[DraftedSpan]:
+        """The drafted spans overlapping ``start..end``; worked out once per record length, not per stretch."""
+        record = self.record_for(message)
+        if record is None:
+            return []
+        key = (id(record), len(record.sizes))
+        seen, spans = self._spans.get(message.id, (None, []))
+        if seen != key:
+            spans = list(record.drafted_spans())
+            self._spans[message.id] = (key, spans)
+        first = bisect_right([s.end for s in spans], start)
+        found = []
+        for span in spans[first:]:
+            if span.start >= end:
+                break
+            found.append(span)
+        return found
 
     def tinted(self, message_id: int | None = None) -> list[tuple[int, int, int, int]]:
         """Tinted ranges (start, end in the document, step, accepted) of one message, or of all."""

@@ -95,7 +95,7 @@ class AcceptanceChart(QChartView):
         self._count_axis.setTickCount(5)
         self.counts, self.rates = counts, rates
         self.caption = texts.acceptance_caption(record, len(counts) - 1, genai_accepted)
-        self._chart.setTitle(self.caption)
+        self._chart.setTitle(" · ".join(self.caption.split(" · ")[:3]))  # the rest is in the tooltip
         self.setToolTip(texts.acceptance_tooltip(self.caption))
 
     def clear(self) -> None:

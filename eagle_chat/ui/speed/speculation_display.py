@@ -119,4 +119,6 @@ class SpeculationDisplay(QObject):
         if stats is None or stats.mode != "speculative" or stats.steps is None:
             self.acceptance.show_steps(None, stats.max_accepted if stats else 5, now=True)
             return
-        self.acceptance.show_steps(stats.steps, stats.max_accepted, stats.accepted_tokens, now=True)
+        # After a stop GenAI's counts can include drafts the target never verified: not worth comparing.
+        genai = None if stats.stopped else stats.accepted_tokens
+        self.acceptance.show_steps(stats.steps, stats.max_accepted, genai, now=True)
