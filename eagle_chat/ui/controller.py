@@ -42,6 +42,7 @@ class ReplyInFlight:
     settings: GenerationSettings
     stop: threading.Event
     message: Message | None  # None for replies that are not part of a conversation (comparisons)
+    background: bool = False  # gives way to any request the user makes (see ChatController.run_ephemeral)
     meter: RateMeter = field(default_factory=RateMeter)
     parts: list[str] = field(default_factory=list)
     tokens: int = 0
@@ -115,6 +116,7 @@ class ChatController(QObject):
     # --- public API (GUI thread) -----------------------------------------------------------------
     def load(self, spec: PipelineSpec) -> None:
         """Build a pipeline on the worker thread. Refused while a reply is being generated."""
+        self._preempt_background()
         if self.reply is not None:
             self.sig_error.emit("Wait for the reply to finish (or stop it) before loading another model.")
             return
@@ -144,13 +146,15 @@ class ChatController(QObject):
         self.sig_conversation_touched.emit(conversation)
         return True
 
-    def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, draft_free: bool = False) -> int | None:
+    def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, draft_free: bool = False,
+                      background: bool = False) -> int | None:
         """Run a reply that is not stored in any conversation (comparisons). Returns its request id.
 
-        ``draft_free`` runs it on the draft-free reference pipeline (see ``load_draft_free``)."""
+        ``draft_free`` runs it on the draft-free reference pipeline (see ``load_draft_free``); a ``background``
+        one (the warm start) keeps the state "ready" and gives way to any request (``_preempt_background``)."""
         if not self._can_generate():
             return None
-        return self._start(prompt, settings, None, draft_free=draft_free)
+        return self._start(prompt, settings, None, draft_free=draft_free, background=background)
 
     def load_draft_free(self) -> None:
         """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``)."""
@@ -199,7 +203,8 @@ class ChatController(QObject):
         self.sig_conversations_changed.emit()
 
     def delete_conversation(self, conversation_id: int) -> None:
-        if self.reply is not None and self.conversation is not None and self.conversation.id == conversation_id:
+        replying = self.reply is not None and self.reply.message is not None
+        if replying and self.conversation is not None and self.conversation.id == conversation_id:
             self.sig_error.emit("Stop the reply in flight before deleting its conversation.")
             return
         self.store.delete_conversation(conversation_id)
@@ -326,6 +331,7 @@ class ChatController(QObject):
     def _can_generate(self) -> bool:
         if self._shut_down:
             return False
+        self._preempt_background()
         if self.reply is not None:
             self.sig_error.emit("A reply is still being generated; stop it first.")
             return False
@@ -337,14 +343,26 @@ class ChatController(QObject):
             return False
         return True
 
-    def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False) -> int:
+    def _preempt_background(self) -> None:
+        """Stop a background reply and forget it: the worker runs the next request as soon as it returns
+        (within a step); its late signals carry an old id and are ignored; its listeners hear it failed."""
+        reply = self.reply
+        if reply is None or not reply.background:
+            return
+        reply.stop.set()
+        self.reply = None
+        self._render_timer.stop()
+        self.sig_ephemeral_finished.emit(reply.request_id, None)
+
+    def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False,
+               background: bool = False) -> int:
         has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not draft_free
         if settings.speculative and not has_draft:
             settings = replace(settings, speculative=False)
         mode = "speculative" if settings.speculative else "baseline"
         request_id = next(self._ids)
-        self.reply = ReplyInFlight(request_id, mode, settings, threading.Event(), message)
-        self._set_state("generating")
+        self.reply = ReplyInFlight(request_id, mode, settings, threading.Event(), message, background=background)
+        self._set_state("ready" if background else "generating")
         self.sig_reply_started.emit(request_id, mode, settings)
         self._render_timer.start()
         self.sig_request_generate.emit(request_id, prompt, settings, self.reply.stop, draft_free)
