@@ -36,6 +36,10 @@ class Settings:
     hf_endpoint: str | None = None  # a Hugging Face mirror, e.g. https://hf-mirror.com; None: huggingface.co
     modelscope_endpoint: str | None = None  # None: ModelScope's default site
     download_source: str = "hf"
+    # The last measured EAGLE-3 speed-up per "target|draft|device|precision" (a comparison's median ratio or
+    # auto-tune's best): tells the compare view whether this pair can show a speed-up here.
+    measured_speedup: dict[str, float] = field(default_factory=dict)
+    demo_prompts: list[str] = field(default_factory=list)  # the presenter's own prompts, after the presets
 
 
 def load_settings(path: Path) -> tuple[Settings, str | None]:
@@ -67,7 +71,7 @@ def _check_types(settings: Settings) -> None:
     expectations = {
         "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
         "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict, "tuned_tree": dict,
-        "download_source": str,
+        "download_source": str, "measured_speedup": dict, "demo_prompts": list,
     }
     for name, kind in expectations.items():
         if not isinstance(getattr(settings, name), kind):
