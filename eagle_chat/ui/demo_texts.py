@@ -19,8 +19,8 @@ def outlook_sentence(outlook: Outlook, pair: str) -> str | None:
     """One sentence for the compare view when the pair cannot show a speed-up here; None when it can (or
     nobody knows yet)."""
     if outlook.kind == "too-small":
-        return ("The bundled tiny pair is too small for EAGLE-3 to pay off on a CPU (checking draft tokens costs "
-                "it as much as they save); the speed-demo pair is built to show the speed-up.")
+        return ("The bundled tiny pair is too small for a dependable EAGLE-3 speed-up on a CPU (it is so cheap per "
+                "token that overhead decides it from run to run); the speed-demo pair is built to show it.")
     if outlook.kind == "no-draft":
         return f"{pair} has no EAGLE-3 draft, so there is nothing to compare; the speed-demo pair has one."
     if outlook.kind == "measured-low" and outlook.is_speed_demo:
@@ -48,7 +48,7 @@ def check_line(check: Check) -> str:
 
 
 def _model(status, f) -> str:
-    pair = f["target"] + (f" + {f['draft']}" if f.get("draft") else "")
+    pair = f.get("name") or f["target"] + (f" + {f['draft']}" if f.get("draft") else "")
     if status == "ok":
         return f"{pair} loaded on {f['device']} with its EAGLE-3 draft."
     if not f.get("draft"):
@@ -62,7 +62,7 @@ def _speedup(status, f) -> str:
     if f["kind"] == "measured-ok":
         return f"This pair measured ×{f['speedup']:.2f} here at {f['precision']} precision."
     if f["kind"] == "too-small":
-        return "The bundled tiny pair cannot show a speed-up on this machine: use the speed-demo pair."
+        return "The bundled tiny pair is too small for a dependable speed-up: use the speed-demo pair."
     if f["kind"] == "no-draft":
         return "Without a draft there is no speed-up to show: use the speed-demo pair."
     if f["kind"] == "unknown":

@@ -23,7 +23,7 @@ def test_compare_offers_the_speed_demo_pair_and_one_click_shows_the_speed_up(qtb
     view = window.dialogs.compare
     button = view.findChild(QPushButton, "compareSpeedDemoButton")
     assert view.offer.isVisible() and button.isVisible() and button.isEnabled()
-    assert "bundled tiny pair is too small" in view.offer.label.text()
+    assert "bundled tiny pair is too small for a dependable EAGLE-3 speed-up" in view.offer.label.text()
 
     finished = []
     view.sig_finished.connect(finished.append)

@@ -232,9 +232,11 @@ def check_cache(cache_dir: Path | None, blobs: dict[str, int], new_on_last_load:
 
 # --- the loaded pair ---------------------------------------------------------------------------------------
 def check_model(intended_target: Path, intended_draft: Path | None, intended_device: str,
-                loaded_target: Path | None, loaded_device: str | None, loaded_has_draft: bool) -> Check:
+                loaded_target: Path | None, loaded_device: str | None, loaded_has_draft: bool,
+                name: str | None = None) -> Check:
+    """``name``: how the app calls the pair (a registered name), else its folders' names are used."""
     facts = {"target": intended_target.name, "draft": intended_draft.name if intended_draft else None,
-             "device": intended_device, "loaded_device": loaded_device}
+             "device": intended_device, "loaded_device": loaded_device, "name": name}
     if loaded_target is None:
         return Check("model", "todo", facts, "load")
     if intended_draft is None:

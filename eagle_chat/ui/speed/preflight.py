@@ -68,7 +68,7 @@ class PreflightPanel(QDialog):
         device = w.settings.device
         model = pf.check_model(w.model.target_dir, w.model.draft_dir, device,
                                None if spec is None else spec.target_dir, (loaded or {}).get("device"),
-                               bool((loaded or {}).get("has_draft")))
+                               bool((loaded or {}).get("has_draft")), w.model.name)
         outlook = kit.outlook()
         speedup = pf.check_speedup(outlook.kind, outlook.speedup, kit.precision(), outlook.is_speed_demo)
         tuned = tuned_choice(w.settings, w.model.target_dir, w.model.draft_dir, device)
@@ -191,7 +191,7 @@ class PreflightPanel(QDialog):
     def _on_event(self, *_args) -> None:
         self.refresh()
         if self._fixing:
-            QTimer.singleShot(0, self._fix_next)  # after every other listener has seen the event
+            QTimer.singleShot(0, self, self._fix_next)  # after every other listener has seen the event
 
     def _on_flow_failed(self, message: str) -> None:
         self._fixing, self._outcome = False, message
@@ -252,6 +252,7 @@ class PreflightPanel(QDialog):
         layout.addWidget(prompts_label)
         layout.addWidget(self.prompt_list)
         layout.addLayout(edit_row)
+        layout.addStretch(1)
         layout.addLayout(buttons)
         QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=self.recheck)
         QShortcut(QKeySequence(Qt.Key.Key_Delete), self.prompt_list, activated=self.remove_prompt,

@@ -98,7 +98,7 @@ class WarmStart(QObject):
         if self.enabled:
             # After every other listener of the load (the window sets the tuned K first); a comparison or a
             # send started by one of them simply finds the engine busy and the warm-up is skipped.
-            QTimer.singleShot(0, self.start)
+            QTimer.singleShot(0, self, self.start)
 
     def _on_done(self, results) -> None:
         self.warmup_runs = [r.result.stats for r in results if r.result is not None and not r.result.stopped]
