@@ -79,7 +79,8 @@ def test_warm_start_runs_both_modes_in_the_background_after_a_load(qtbot, open_w
     warm = window.demo.warm_start
     with qtbot.waitSignal(warm.sig_warmed, timeout=REPLY_TIMEOUT_MS):
         wait_ready(qtbot, window)
-    assert [s.mode for s in warm.warmup_runs] == ["baseline", "speculative"]
+    assert [s.mode for s in warm.warmup_runs] == ["speculative", "baseline"]  # the next reply's mode first
+    assert all(s.generated_tokens == window.options.max_tokens.value() for s in warm.warmup_runs)
     assert all(s.generated_tokens > 0 for s in warm.warmup_runs)
     assert window.controller.state == "ready" and window.send_button.isEnabled()
     assert window.controller.conversation is None or not window.controller.conversation.messages
@@ -88,7 +89,8 @@ def test_warm_start_runs_both_modes_in_the_background_after_a_load(qtbot, open_w
 def test_a_send_during_the_warm_start_stops_it_and_runs_at_once(qtbot, open_window, monkeypatch):
     from eagle_chat.ui.speed import warm_start
 
-    monkeypatch.setattr(warm_start, "WARM_TOKENS", 100_000)  # a warm-up that would take many seconds
+    monkeypatch.setattr(warm_start, "WARM_MAX_TOKENS", 32_768)
+    paths.settings_file().write_text('{"max_new_tokens": 32768}')  # a warm-up that would take many seconds
     window = open_window()
     warm = window.demo.warm_start
     qtbot.waitUntil(warm.is_running, timeout=REPLY_TIMEOUT_MS)

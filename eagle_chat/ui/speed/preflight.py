@@ -257,7 +257,7 @@ class PreflightPanel(QDialog):
         QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=self.recheck)
         QShortcut(QKeySequence(Qt.Key.Key_Delete), self.prompt_list, activated=self.remove_prompt,
                   context=Qt.ShortcutContext.WidgetShortcut)
-        self.resize(900, 560)
+        self.resize(900, 480)
 
     def _button(self, label: str, name: str, slot) -> QPushButton:
         button = QPushButton(label)

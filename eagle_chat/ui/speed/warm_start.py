@@ -1,16 +1,19 @@
 """WarmStart: after every load, one short reply in each mode in the background, so the first reply the user
 sees is as fast as the tenth.
 
-The first inference after a load pays for memory allocation and kernel selection — here 2–4× the TTFT of
-later replies (``benchmarks/warm_start.py``). The warm start pays it while the user is still typing: a
-:data:`WARM_TOKENS`-token reply to a short prompt in the chat's own message form, baseline then EAGLE-3 at
-the window's K (and draft tree).
+The first inference after a load pays for memory allocation and kernel selection, and the first reply to
+reach each new length pays again as its cache grows: measured on the tiny pair (raw engine, medians of
+5 fresh processes), the first 128-token reply had 10× the TTFT of later ones cold, and still ~20 % fewer
+tokens/s after a 16-token warm-up, but none after a 128-token one (``benchmarks/warm_start.py`` measures
+it through the window). So the warm start runs one reply per mode as long as the window's max new tokens
+(at most :data:`WARM_MAX_TOKENS`), the mode the next reply will use first, to a short prompt in the chat's
+own message form, at the window's K and draft tree — while the user is still typing.
 
 It never delays the user: its replies are *background* requests (:meth:`ChatController.run_ephemeral`), so
 the state stays "ready" and anything the user asks for — a send, a comparison, a load — stops the warm-up
 and is queued right behind it. The cost to that request is at most one decoding step of the warm-up, and
 the part already run has done most of the warming (the first prefill and the first steps). Queueing the
-user's send behind a whole warm-up would instead cost it up to two short replies.
+user's send behind a whole warm-up would instead cost it up to two whole replies.
 
 It also keeps what a pre-flight check needs to know about the current load: which modes have run since
 (from the warm start or from anything else), and what the compiled-model cache gained.
@@ -29,7 +32,7 @@ from eagle_chat.core.measure.preflight import cache_blobs
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
 
-WARM_TOKENS = 16
+WARM_MAX_TOKENS = 512
 WARM_PROMPT = "Write a Python function that reverses a string."
 
 
@@ -72,12 +75,15 @@ class WarmStart(QObject):
             return False
         base = self._settings_source()
         settings = GenerationSettings(
-            max_new_tokens=WARM_TOKENS, speculative=False, num_assistant_tokens=base.num_assistant_tokens,
-            thinking=base.thinking, tree_depth=base.tree_depth, branching_factor=base.branching_factor,
+            max_new_tokens=min(base.max_new_tokens, WARM_MAX_TOKENS), speculative=False,
+            num_assistant_tokens=base.num_assistant_tokens, thinking=base.thinking,
+            tree_depth=base.tree_depth, branching_factor=base.branching_factor,
         )
         prompt = [{"role": "user", "content": WARM_PROMPT}]
+        first = "speculative" if base.speculative else "baseline"  # the next reply's mode
+        modes = sorted((m for m in self.expected_modes() if m not in self.ran), key=lambda m: m != first)
         jobs = [Job(prompt, replace(settings, speculative=mode == "speculative"), mode, background=True)
-                for mode in self.expected_modes() if mode not in self.ran]
+                for mode in modes]
         return bool(jobs) and self.runner.start(jobs)
 
     def is_running(self) -> bool:
