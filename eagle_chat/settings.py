@@ -42,6 +42,10 @@ class Settings:
     remote_url: str = ""  # "Remote server" backend: an OpenAI-compatible base URL (…/v1, OVMS …/v3)
     remote_model: str = ""  # "" = the first model the server lists; the key is in the keyring, never here
     show_drafted_tokens: bool = False  # tint the text that came from accepted draft tokens
+    # The last measured EAGLE-3 speed-up per "target|draft|device|precision" (a comparison's median ratio or
+    # auto-tune's best): tells the compare view whether this pair can show a speed-up here.
+    measured_speedup: dict[str, float] = field(default_factory=dict)
+    demo_prompts: list[str] = field(default_factory=list)  # the presenter's own prompts, after the presets
 
 
 def load_settings(path: Path) -> tuple[Settings, str | None]:
@@ -74,7 +78,8 @@ def _check_types(settings: Settings) -> None:
         "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
         "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict, "tuned_tree": dict,
         "download_source": str, "theme": str, "server_port": int, "remote_url": str, "remote_model": str,
-        "show_drafted_tokens": bool,
+        "show_drafted_tokens": bool, "measured_speedup": dict,
+        "demo_prompts": list,
     }
     for name, kind in expectations.items():
         if not isinstance(getattr(settings, name), kind):

@@ -109,6 +109,7 @@ class ChatController(ConversationActions, BranchActions, QObject):
     # --- public API (GUI thread) -----------------------------------------------------------------
     def load(self, spec: PipelineSpec) -> None:
         """Build a pipeline on the worker thread. Refused while a reply is being generated."""
+        self._preempt_background()
         if self.reply is not None:
             self.sig_error.emit("Wait for the reply to finish (or stop it) before loading another model.")
             return
@@ -130,13 +131,15 @@ class ChatController(ConversationActions, BranchActions, QObject):
         self.store.add_message(conversation, Message("user", text))
         return self._reply_to_path(settings)
 
-    def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, draft_free: bool = False) -> int | None:
+    def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, draft_free: bool = False,
+                      background: bool = False) -> int | None:
         """Run a reply that is not stored in any conversation (comparisons). Returns its request id.
 
-        ``draft_free`` runs it on the draft-free reference pipeline (see ``load_draft_free``)."""
+        ``draft_free`` runs it on the draft-free reference pipeline (see ``load_draft_free``); a ``background``
+        one (the warm start) keeps the state "ready" and gives way to any request (``_preempt_background``)."""
         if not self._can_generate():
             return None
-        return self._start(prompt, settings, None, draft_free=draft_free)
+        return self._start(prompt, settings, None, draft_free=draft_free, background=background)
 
     def load_draft_free(self) -> None:
         """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``)."""
@@ -152,6 +155,7 @@ class ChatController(ConversationActions, BranchActions, QObject):
         """Queue an API request (core.serving Job; it hears the reply's events): its id, or None if not ready."""
         if self._shut_down or self.state not in ("ready", "generating"):
             return None
+        self._preempt_background()
         return self._start(job.prompt, job.settings, None, job=job)
 
     def stop(self) -> None:
@@ -300,6 +304,7 @@ class ChatController(ConversationActions, BranchActions, QObject):
     def _can_generate(self) -> bool:
         if self._shut_down:
             return False
+        self._preempt_background()
         if any(reply.job is None for reply in self._replies()):  # API requests only wait their turn
             self.sig_error.emit("A reply is still being generated; stop it first.")
             return False
@@ -311,8 +316,24 @@ class ChatController(ConversationActions, BranchActions, QObject):
             return False
         return True
 
+    def _preempt_background(self) -> None:
+        """Stop background replies (the warm start) and forget them: the worker runs the next request as soon
+        as the one in flight returns (within a step); its late signals carry an old id and are ignored; its
+        listeners hear it ended without a result."""
+        for reply in [r for r in self.queue if r.background]:
+            self.queue.remove(reply)
+            self.sig_ephemeral_finished.emit(reply.request_id, None)
+        reply = self.reply
+        if reply is None or not reply.background:
+            return
+        reply.stop.set()
+        self.reply = None
+        self._render_timer.stop()
+        self._dispatch(self.queue.popleft()) if self.queue else self._set_state("ready" if self.loaded else "empty")
+        self.sig_ephemeral_finished.emit(reply.request_id, None)
+
     def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False,
-               job=None, live: LiveReply | None = None) -> int:
+               job=None, live: LiveReply | None = None, background: bool = False) -> int:
         has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not draft_free
         if settings.speculative and not has_draft:
             settings = replace(settings, speculative=False)
@@ -320,7 +341,8 @@ class ChatController(ConversationActions, BranchActions, QObject):
         request_id = next(self._ids)
         stop = job.stop if job is not None else threading.Event()
         live = live or (LiveReply(message, inside=False) if message is not None else None)
-        reply = ReplyInFlight(request_id, mode, settings, stop, message, job, prompt, draft_free, live=live)
+        reply = ReplyInFlight(request_id, mode, settings, stop, message, job, prompt, draft_free, live=live,
+                              background=background)
         if self.reply is None:
             self._dispatch(reply)
         else:
@@ -332,7 +354,7 @@ class ChatController(ConversationActions, BranchActions, QObject):
         """Hand ``reply`` to the worker (the queue's head, or a request arriving while nothing runs)."""
         self.reply = reply
         self.sig_queue_changed.emit(len(self.queue))
-        self._set_state("generating")
+        self._set_state("ready" if reply.background else "generating")
         if reply.job is not None:
             reply.job.on_started(reply.request_id)
         self.sig_reply_started.emit(reply.request_id, reply.mode, reply.settings)

@@ -40,7 +40,8 @@ class ConversationActions:
         self.sig_conversations_changed.emit()
 
     def delete_conversation(self, conversation_id: int) -> None:
-        if self.reply is not None and self.conversation is not None and self.conversation.id == conversation_id:
+        replying = self.reply is not None and self.reply.message is not None
+        if replying and self.conversation is not None and self.conversation.id == conversation_id:
             self.sig_error.emit("Stop the reply in flight before deleting its conversation.")
             return
         self.store.delete_conversation(conversation_id)

@@ -1,6 +1,7 @@
 """WindowDialogs: one instance of each tool window the main window opens, reused, and all closed with it.
 
-Get models, Auto-tune and the comparison each run background work (child processes, generation jobs). Each
+Get models, Auto-tune, the comparison and the demo pre-flight each run background work (child processes,
+generation jobs). Each
 is made on first use and shown again afterwards — so two pulls can never write the same ``.part`` file —
 and :meth:`close_all` cancels whatever each is running and waits for it.
 """
@@ -26,6 +27,7 @@ class WindowDialogs(QObject):
         self.get_models = None
         self.tune = None
         self.compare = None
+        self.preflight = None
 
     def open_get_models(self):
         from eagle_chat.ui.models.get_models import GetModelsDialog
@@ -43,6 +45,7 @@ class WindowDialogs(QObject):
         if self.tune is None:
             self.tune = TuneDialog(self._window.controller, self._window)
             self.tune.sig_chosen.connect(self.sig_tuned)
+            self.tune.sig_chosen.connect(lambda *_: self._window.demo.remember_report(self.tune.report))
         return self._raise(self.tune)
 
     def open_compare(self, *, demo: bool = False):
@@ -52,10 +55,21 @@ class WindowDialogs(QObject):
             self.compare = CompareView(self._window.controller, self._window.generation_settings, None)
             self.compare.sig_want_precision.connect(self.sig_want_precision)
             self.compare.set_drafted_action(self._window.speculation.drafted_action)
+            self._window.demo.attach_compare(self.compare)
         self.compare.show()
         self.compare.set_demo(demo)
         self.compare.raise_()
         return self.compare
+
+    def open_preflight(self):
+        """The demo pre-flight panel (F11): checks, fixes, the presenter's prompts, then full screen."""
+        from eagle_chat.ui.speed.preflight import PreflightPanel
+
+        if self.preflight is None:
+            self.preflight = PreflightPanel(self._window, self._window.demo, self._window)
+        self._raise(self.preflight)
+        self.preflight.recheck()
+        return self.preflight
 
     def close_all(self) -> None:
         """Cancel every dialog's background work and wait for it (downloads end their process)."""
@@ -67,6 +81,9 @@ class WindowDialogs(QObject):
         if self.compare is not None:
             self.compare.runner.cancel()
             self.compare.close()
+        if self.preflight is not None:
+            self.preflight.close()
+        self._window.demo.cancel()
 
     @staticmethod
     def _raise(dialog):

@@ -32,6 +32,7 @@ from eagle_chat.ui.models.models_menu import ModelsMenu
 from eagle_chat.ui.notice_bar import NoticeBar
 from eagle_chat.ui.server import RemoteBackend, ServerPanel
 from eagle_chat.ui.settings_binder import SettingsBinder
+from eagle_chat.ui.speed.demo_kit import DemoKit
 from eagle_chat.ui.speed.side_panel import SidePanel
 from eagle_chat.ui.speed.speculation_display import SpeculationDisplay
 from eagle_chat.ui.status_area import StatusArea
@@ -54,15 +55,14 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("EagleChat")
         self.controller = controller
         self.settings = settings
-        self.model = model
-        self.devices = devices
-        self._cache_dir = cache_dir
-        self.registry = registry
+        self.model, self.devices = model, devices
+        self._cache_dir, self.registry = cache_dir, registry
         self._has_draft = False
         self.binder = SettingsBinder(settings, save_settings, self)
         self.dialogs = WindowDialogs(self)
         self._build()
         self._connect()
+        self.demo = DemoKit(self)  # warm start after loads, quick tune, the one-click speed-demo pair
         self.binder.apply(self)
         self.model_bar.set_model_text(texts.model_label(self.model))
 

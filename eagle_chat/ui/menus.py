@@ -1,5 +1,5 @@
-"""The main window's menu bar: Models, View (compare, demo mode) and Conversation (new, regenerate, edit,
-continue, export, import, search, stats export)."""
+"""The main window's menu bar: Models, View (compare, theme, language), Demo (pre-flight, full screen,
+speed-demo pair) and Conversation (new, regenerate, edit, continue, export, import, search, stats export)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,22 @@ def build_menus(window) -> None:
     bar = window.menuBar()
     bar.addMenu(window.models_menu)
     view_menu = bar.addMenu("&View")
-    demo = QAction("Demo mode (full-screen comparison)", window, shortcut=QKeySequence(Qt.Key.Key_F11))
-    demo.triggered.connect(lambda: window.open_compare(demo=True))
     compare = QAction("Compare baseline vs EAGLE-3", window)
     compare.triggered.connect(lambda: window.open_compare())
-    view_menu.addActions([compare, demo])
+    view_menu.addAction(compare)
     view_menu.addSeparator()
     add_appearance_menus(window, view_menu)
+    demo_menu = bar.addMenu("&Demo")
+    preflight = QAction("&Prepare the demo (pre-flight check)…", window, shortcut=QKeySequence(Qt.Key.Key_F11))
+    preflight.setObjectName("demoPreflightAction")
+    preflight.triggered.connect(lambda: window.dialogs.open_preflight())
+    full = QAction("&Full-screen comparison", window, shortcut=QKeySequence("Shift+F11"))
+    full.setObjectName("demoFullScreenAction")
+    full.triggered.connect(lambda: window.open_compare(demo=True))
+    speed = QAction("Use the &speed-demo pair (build, load at f32, tune)", window)
+    speed.setObjectName("demoSpeedPairAction")
+    speed.triggered.connect(lambda: window.demo.flow.start(run=False))
+    demo_menu.addActions([preflight, full, speed])
     chat_menu = bar.addMenu("&Conversation")
     new = QAction("New conversation", window, shortcut=QKeySequence.StandardKey.New)
     new.setObjectName("actionNewConversation")

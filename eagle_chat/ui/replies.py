@@ -27,6 +27,7 @@ class ReplyInFlight:
     job: object | None = None  # an API request (core.serving.backend.Job): it hears the reply's events
     prompt: object = None
     draft_free: bool = False
+    background: bool = False  # gives way to any request the user makes (see ChatController.run_ephemeral)
     meter: RateMeter = field(default_factory=RateMeter)
     parts: list[str] = field(default_factory=list)
     tokens: int = 0

@@ -13,7 +13,12 @@ from eagle_chat.core.generation import outlook
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.generation.npu_drafting import DraftTree
 from eagle_chat.core.generation.steps import StepRecord
-from eagle_chat.core.measure.compare import Comparison, Divergence
+from eagle_chat.core.measure.compare import (
+    MIN_COUNTED_RUNS,
+    NOISE_FLOOR,
+    Comparison,
+    Divergence,
+)
 from eagle_chat.core.models import speed_demo
 from eagle_chat.core.models.catalog import CatalogEntry
 from eagle_chat.core.models.choice import ModelChoice
@@ -104,19 +109,59 @@ def baseline_source_text(draft_free: bool) -> str:
     return "the same pipeline with 0 draft tokens (a little slower than a draft-free one)"
 
 
+def precision_text(precision: str) -> str:
+    """A comparison's precision, and what it means for the answers."""
+    if precision == "f32":
+        return "f32 precision (greedy answers must be identical)"
+    return f"{precision} precision (the device's fastest; the two modes' answers may part after a while)"
+
+
+def verdict_text(comparison: Comparison) -> str:
+    """The first line of a comparison's summary: the speed-up, and whether it is more than noise."""
+    ratio, n = f"×{comparison.speedup:.2f}", comparison.repeats
+    verdict = comparison.verdict
+    if verdict == "faster":
+        return f"Speed-up {ratio}: EAGLE-3 was faster in every one of {n} runs per mode"
+    if verdict == "slower":
+        return f"EAGLE-3 was slower ({ratio}) in every one of {n} runs per mode"
+    if verdict == "too-few-runs":
+        return f"{ratio} from {n} run(s) per mode: too few to tell from noise (run at least {MIN_COUNTED_RUNS})"
+    if abs(comparison.speedup - 1.0) <= NOISE_FLOOR:
+        why = f"medians within {NOISE_FLOOR:.0%}"
+    else:
+        why = "the two modes' tokens/s ranges overlap"
+    return f"No measurable difference ({ratio}; {why})"
+
+
+def compared_text(comparison: Comparison) -> str:
+    """Exactly what was compared: the two sides, precision, repeats, order, warm-ups, length."""
+    setup = comparison.setup
+    drafting = f"K={setup.k}" + (f" tree {setup.tree}" if setup.tree else "")
+    warmups = len(comparison.warmups)
+    warm = (f"after {warmups} uncounted warm-up run(s) of up to {setup.warmup_tokens} tokens" if warmups
+            else "no warm-up")
+    return (
+        f"Compared: EAGLE-3 {drafting} vs {baseline_source_text(setup.draft_free_baseline)}, on {setup.device}, "
+        f"{precision_text(setup.precision)}; {comparison.repeats} run(s) per mode in alternating order, {warm}; "
+        f"up to {setup.max_new_tokens} new tokens"
+    )
+
+
 def comparison_lines(comparison: Comparison) -> list[str]:
-    """The summary under a finished comparison."""
+    """The summary under a finished comparison: verdict, what was compared, medians with their spread."""
     def fmt(value, pattern):
         return "–" if value is None else pattern.format(value)
 
+    def rate(mode):
+        spread = comparison.spread(mode)
+        median = fmt(comparison.median(mode, "tokens_per_s"), "{:.1f}")
+        return median if spread is None else f"{median} ({spread[0]:.1f}–{spread[1]:.1f})"
+
     median = comparison.median
     lines = [
-        f"Speed-up ×{comparison.speedup:.2f} (medians of {len(comparison.speculative)} run(s), "
-        f"{comparison.precision} precision)",
-        f"Baseline: {baseline_source_text(comparison.draft_free_baseline)}",
-        "tokens/s: baseline {} · EAGLE-3 {}".format(
-            fmt(median("baseline", "tokens_per_s"), "{:.1f}"), fmt(median("speculative", "tokens_per_s"), "{:.1f}")
-        ),
+        verdict_text(comparison),
+        compared_text(comparison),
+        f"tokens/s, median (min–max): baseline {rate('baseline')} · EAGLE-3 {rate('speculative')}",
         "TTFT: baseline {} · EAGLE-3 {}".format(
             fmt(median("baseline", "ttft_ms"), "{:.0f} ms"), fmt(median("speculative", "ttft_ms"), "{:.0f} ms")
         ),

@@ -50,8 +50,11 @@ def test_compare_export_writes_csv_json_png(qtbot, open_window, tmp_path):
     written = view.export(tmp_path / "out")
     assert sorted(p.suffix for p in written) == [".csv", ".json", ".png"]
     rows = list(csv.DictReader(written[0].open(encoding="utf-8")))
-    assert [r["mode"] for r in rows] == ["baseline", "speculative"]
+    # The warm-ups are recorded and marked; then three rounds in alternating order.
+    assert [(r["mode"], r["warmup"]) for r in rows] == [("baseline", "True"), ("speculative", "True")] + [
+        (mode, "False") for mode in ("baseline", "speculative", "speculative", "baseline", "baseline", "speculative")]
     data = json.loads(written[1].read_text(encoding="utf-8"))
+    assert data["verdict"] in ("faster", "slower", "no-difference") and "alternating order" in data["compared"]
     assert data["speculative_text"] == view.speculative_pane.toPlainText()
     assert written[2].stat().st_size > 1000
 
@@ -142,7 +145,7 @@ def test_compare_with_a_draft_free_baseline_pipeline(qtbot, open_window):
     comparison = blocker.args[0]
     assert window.controller.draft_free_loaded
     assert comparison.identical and comparison.draft_free_baseline
-    assert "Baseline: a draft-free pipeline" in view.summary.text()
+    assert "vs a draft-free pipeline" in view.summary.text()
     assert comparison.baseline[0].accepted_tokens == 0 and comparison.baseline[0].draft_tokens == 0
     # Reloading the model releases the second copy.
     with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):

@@ -21,16 +21,42 @@ def test_stats_summary_names_k_acceptance_and_steps():
     assert "K=" not in texts.stats_summary(_stats(mode="baseline"))
 
 
-def test_comparison_lines_say_speedup_source_and_where_answers_part():
-    comparison = Comparison("p", [_stats("baseline", 100.0)], [_stats("speculative", 250.0)], "abc", "abd",
-                            precision="f32", draft_free_baseline=True)
+def _comparison(base_rates, fast_rates, base_text="abc", fast_text="abc", **setup):
+    from eagle_chat.core.measure.compare import ComparisonRun, ComparisonSetup
+
+    runs = [ComparisonRun(0, "baseline", -1, True, _stats("baseline", 1.0), base_text),
+            ComparisonRun(1, "speculative", -1, True, _stats("speculative", 1.0), fast_text)]
+    for repeat, (b, f) in enumerate(zip(base_rates, fast_rates)):
+        runs.append(ComparisonRun(len(runs), "baseline", repeat, False, _stats("baseline", b), base_text))
+        runs.append(ComparisonRun(len(runs), "speculative", repeat, False, _stats("speculative", f), fast_text))
+    return Comparison("p", runs, ComparisonSetup(**{"k": 4, "max_new_tokens": 64, **setup}))
+
+
+def test_comparison_lines_say_speedup_what_was_compared_spread_and_where_answers_part():
+    comparison = _comparison([100.0, 110.0, 90.0], [250.0, 240.0, 260.0], "abc", "abd", precision="f32",
+                             draft_free_baseline=True)
     lines = texts.comparison_lines(comparison)
-    assert lines[0].startswith("Speed-up ×2.50") and "f32" in lines[0]
-    assert "draft-free" in lines[1]
+    assert lines[0].startswith("Speed-up ×2.50: EAGLE-3 was faster in every one of 3 runs")
+    assert "draft-free" in lines[1] and "K=4" in lines[1] and "f32 precision" in lines[1]
+    assert "3 run(s) per mode in alternating order" in lines[1] and "2 uncounted warm-up" in lines[1]
+    assert "baseline 100.0 (90.0–110.0)" in lines[2] and "EAGLE-3 250.0 (240.0–260.0)" in lines[2]
     assert lines[-1].startswith("Answers differ: the answers part at character 2")
-    same = Comparison("p", [_stats("baseline")], [_stats()], "abc", "abc")
+    same = _comparison([100.0, 100.0], [100.0, 100.0])
     assert texts.comparison_lines(same)[-1] == "Answers identical ✓"
     assert "0 draft tokens" in texts.comparison_lines(same)[1]
+
+
+def test_speedups_within_the_noise_are_no_measurable_difference():
+    overlap = _comparison([100.0, 130.0, 90.0], [120.0, 140.0, 95.0])  # ×1.20 but the ranges overlap
+    assert overlap.verdict == "no-difference"
+    assert texts.comparison_lines(overlap)[0] == (
+        "No measurable difference (×1.20; the two modes' tokens/s ranges overlap)")
+    close = _comparison([100.0, 101.0], [103.0, 104.0])  # apart, but within the 5 % noise floor
+    assert close.verdict == "no-difference" and "within 5%" in texts.comparison_lines(close)[0]
+    slower = _comparison([100.0, 105.0], [80.0, 85.0])
+    assert slower.verdict == "slower" and texts.comparison_lines(slower)[0].startswith("EAGLE-3 was slower (×0.80)")
+    single = _comparison([100.0], [300.0])
+    assert single.verdict == "too-few-runs" and "too few to tell from noise" in texts.comparison_lines(single)[0]
 
 
 def test_progress_text_with_bytes_and_without():

@@ -20,6 +20,7 @@ class Job:
     settings: GenerationSettings
     tag: object = None  # whatever the caller needs to file the result (mode, K, prompt index…)
     draft_free: bool = False  # run on the draft-free reference pipeline
+    background: bool = False  # gives way to anything the user asks for (the warm start)
 
 
 @dataclass
@@ -75,7 +76,8 @@ class BatchRunner(QObject):
         batch = self._batch
         index = len(batch.results)
         job = batch.jobs[index]
-        request_id = self.controller.run_ephemeral(job.prompt, job.settings, draft_free=job.draft_free)
+        request_id = self.controller.run_ephemeral(job.prompt, job.settings, draft_free=job.draft_free,
+                                                   background=job.background)
         if request_id is None:
             return False
         batch.request_id = request_id

@@ -1,12 +1,17 @@
-"""CompareView: one prompt, baseline then EAGLE-3, on one shared time axis — the faster curve ends first.
+"""CompareView: one prompt, baseline and EAGLE-3, on one shared time axis — the faster curve ends first.
 
-Also the presenter's demo mode: full screen, large type, preset prompts, F5 to run again.
+Every comparison runs as :func:`eagle_chat.core.measure.compare.plan_runs` lays it out: an uncounted warm-up
+of each mode, then alternating rounds; the summary gives medians, spread and the noise verdict.
+
+Also the presenter's demo mode: full screen, large type, preset prompts (and the presenter's own), all from
+the keyboard: F5 runs, Alt+1…9 picks a preset, Esc cancels a run or leaves full screen, F11 toggles it.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -25,21 +30,25 @@ from PySide6.QtWidgets import (
 )
 
 from eagle_chat.core.generation.engine import GenerationSettings
-from eagle_chat.core.measure.compare import Comparison
+from eagle_chat.core.measure.compare import (
+    DEFAULT_REPEATS,
+    WARMUP_MAX_TOKENS,
+    Comparison,
+    ComparisonRun,
+    ComparisonSetup,
+    PlannedRun,
+    plan_runs,
+)
 from eagle_chat.ui import texts
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.drafted_text import DraftedPane
 from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
 from eagle_chat.ui.speed.speculation_display import bind_toggle, max_accepted
+from eagle_chat.ui.speed.presets_row import PRESET_PROMPTS, PresetsRow
 from eagle_chat.ui.speed.speed_chart import SpeedChart
+from eagle_chat.ui.speed.speed_demo_offer import SpeedDemoOffer
 
-PRESET_PROMPTS = (
-    ("English · quicksort", "Write quicksort in Python and explain its time complexity"),
-    ("中文 · 快速排序", "请用 Python 写一个快速排序，并解释时间复杂度。"),
-    ("English · context manager", "Explain what a context manager is in Python and show an example."),
-    ("中文 · 二分查找", "请用 Python 实现二分查找，并说明它的复杂度。"),
-)
 DEMO_FONT_SCALE = 1.6
 
 
@@ -78,7 +87,8 @@ class CompareView(QWidget):
 
     # --- public API ------------------------------------------------------------------------------
     def run(self, prompt: str | None = None) -> bool:
-        """Baseline, then EAGLE-3, ``repeats`` times each (alternating); False if it could not start."""
+        """A warm-up of each mode, then ``repeats`` rounds of both in alternating order; False if it could
+        not start."""
         prompt = (prompt if prompt is not None else self.prompt.currentText()).strip()
         if not prompt:
             self.summary.setText("Type or pick a prompt to compare.")
@@ -95,19 +105,22 @@ class CompareView(QWidget):
             return True
         base = self._settings_source()
         jobs = []
-        for _ in range(self.repeats.value()):
-            for mode in ("baseline", "speculative"):
-                settings = GenerationSettings(
-                    max_new_tokens=base.max_new_tokens, speculative=mode == "speculative",
-                    num_assistant_tokens=base.num_assistant_tokens, thinking=base.thinking,
-                )
-                jobs.append(Job(prompt, settings, mode, draft_free=draft_free and mode == "baseline"))
+        for planned in plan_runs(self.repeats.value()):
+            settings = GenerationSettings(
+                max_new_tokens=base.max_new_tokens, speculative=planned.mode == "speculative",
+                num_assistant_tokens=base.num_assistant_tokens, thinking=base.thinking,
+                tree_depth=base.tree_depth, branching_factor=base.branching_factor,
+            )
+            if planned.warmup:
+                settings = replace(settings, max_new_tokens=min(base.max_new_tokens, WARMUP_MAX_TOKENS))
+            jobs.append(Job(prompt, settings, planned, draft_free=draft_free and planned.mode == "baseline"))
+        self._planned_tokens = base.max_new_tokens
         self.chart.clear()
         self.baseline_pane.clear_reply()
         self.speculative_pane.clear_reply()
         self.acceptance.clear()
         self.comparison = None
-        self.summary.setText("Running baseline, then EAGLE-3…")
+        self.summary.setText("Warming up both modes (not counted)…")
         started = self.runner.start(jobs)
         self._sync_buttons()
         if not started:
@@ -120,6 +133,14 @@ class CompareView(QWidget):
         self.summary.setText("Reloading at f32 precision…")
         self.sig_want_precision.emit("f32")
 
+    def set_custom_prompts(self, prompts: list[str]) -> None:
+        """The presenter's own prompts, after the built-in presets (in the prompt list and as buttons)."""
+        current = self.prompt.currentText()
+        self.presets_row.set_custom(prompts)
+        self.prompt.clear()
+        self.prompt.addItems(self.presets_row.prompts())
+        self.prompt.setEditText(current)
+
     def set_demo(self, on: bool) -> None:
         """Presenter mode: full screen, large type, preset prompts in view."""
         font = QFont(self._normal_font)
@@ -131,6 +152,7 @@ class CompareView(QWidget):
         self.presets_row.setVisible(True)
         if on:
             self.showFullScreen()
+            self.run_button.setFocus()
         else:
             self.showNormal()
         self.demo = on
@@ -156,6 +178,8 @@ class CompareView(QWidget):
                     "prompt": self.comparison.prompt,
                     "precision": self.comparison.precision,
                     "speedup": self.comparison.speedup,
+                    "verdict": self.comparison.verdict,
+                    "compared": texts.compared_text(self.comparison),
                     "identical": self.comparison.identical,
                     "divergence": None if self.comparison.identical else texts.divergence_text(self.comparison.divergence),
                     "baseline_text": self.comparison.baseline_text,
@@ -175,7 +199,13 @@ class CompareView(QWidget):
 
     # --- slots -------------------------------------------------------------------------------------
     def _on_job_started(self, index: int, job: Job, request_id: int) -> None:
-        mode = job.tag
+        planned: PlannedRun = job.tag
+        mode = planned.mode
+        name = "baseline" if mode == "baseline" else "EAGLE-3"
+        if planned.warmup:
+            self.summary.setText(f"Warming up {name} (not counted)…")
+            return
+        self.summary.setText(f"Run {planned.repeat + 1} of {self.repeats.value()}: {name}…")
         self._live_pane = self.baseline_pane if mode == "baseline" else self.speculative_pane
         self._live_request = request_id
         label = "baseline" if mode == "baseline" else f"EAGLE-3 K={job.settings.num_assistant_tokens}"
@@ -200,33 +230,31 @@ class CompareView(QWidget):
 
     def _on_job_finished(self, index: int, job_result) -> None:
         self.chart.flush()
-        if job_result.result is not None:
-            pane = self.baseline_pane if job_result.job.tag == "baseline" else self.speculative_pane
+        planned = job_result.job.tag
+        if job_result.result is not None and not planned.warmup:
+            pane = self.baseline_pane if planned.mode == "baseline" else self.speculative_pane
             stats = job_result.result.stats
             pane.show_reply(job_result.result.text, stats.steps)
-            if job_result.job.tag == "speculative" and stats.steps is not None:
+            if planned.mode == "speculative" and stats.steps is not None:
                 self.acceptance.show_steps(stats.steps, stats.max_accepted, stats.accepted_tokens, now=True)
         self._live_pane, self._live_k = None, None
 
     def _on_done(self, results) -> None:
-        done = [r for r in results if r.result is not None]
-        base = [r.result for r in done if r.job.tag == "baseline"]
-        fast = [r.result for r in done if r.job.tag == "speculative"]
+        runs = [ComparisonRun(r.job.tag.position, r.job.tag.mode, r.job.tag.repeat, r.job.tag.warmup,
+                              r.result.stats, r.result.text) for r in results if r.result is not None]
         self._sync_buttons()
-        if not base or not fast:
+        if not all(any(r.mode == mode and not r.warmup for r in runs) for mode in ("baseline", "speculative")):
             self.summary.setText("The comparison did not finish.")
             return
         spec = (self.controller.loaded or {}).get("spec")
         precision = spec.precision if spec is not None else "?"
-        self.comparison = Comparison(
-            prompt=self.prompt.currentText(),
-            baseline=[r.stats for r in base],
-            speculative=[r.stats for r in fast],
-            baseline_text=base[0].text,
-            speculative_text=fast[0].text,
-            precision=precision,
-            draft_free_baseline=any(r.job.draft_free for r in done),
+        fast = next(r.stats for r in runs if r.mode == "speculative" and not r.warmup)
+        setup = ComparisonSetup(
+            precision=precision, draft_free_baseline=any(r.job.draft_free for r in results),
+            k=fast.num_assistant_tokens, tree=fast.tree, max_new_tokens=self._planned_tokens, device=fast.device,
+            warmup_tokens=min(self._planned_tokens, WARMUP_MAX_TOKENS),
         )
+        self.comparison = Comparison(self.prompt.currentText(), runs, setup)
         self.summary.setText("\n".join(texts.comparison_lines(self.comparison)))
         self.f32_button.setVisible(not self.comparison.identical and precision != "f32")
         self.sig_finished.emit(self.comparison)
@@ -271,8 +299,10 @@ class CompareView(QWidget):
         self.repeats = QSpinBox()
         self.repeats.setObjectName("compareRepeats")
         self.repeats.setRange(1, 9)
+        self.repeats.setValue(DEFAULT_REPEATS)
         self.repeats.setPrefix("× ")
-        self.repeats.setToolTip("Repeats per mode; the summary shows medians")
+        self.repeats.setToolTip("Counted runs per mode, after an uncounted warm-up of each; the summary shows "
+                                "medians and min–max, and calls a difference only when the ranges do not overlap")
         self.run_button = QPushButton("Run comparison (F5)")
         self.run_button.setObjectName("compareRunButton")
         self.run_button.clicked.connect(lambda: self.run())
@@ -305,14 +335,9 @@ class CompareView(QWidget):
                        self.cancel_button, self.f32_button, self.export_button):
             top.addWidget(widget)
 
-        self.presets_row = QWidget()
-        presets = QHBoxLayout(self.presets_row)
-        presets.setContentsMargins(0, 0, 0, 0)
-        for label, text in PRESET_PROMPTS:
-            button = QPushButton(label)
-            button.clicked.connect(lambda _=False, t=text: self.run(t))
-            presets.addWidget(button)
-        presets.addStretch(1)
+        self.presets_row = PresetsRow()
+        self.presets_row.sig_chosen.connect(self.run)
+        self.offer = SpeedDemoOffer()
 
         self.baseline_pane = DraftedPane()
         self.baseline_pane.setObjectName("compareBaselinePane")
@@ -332,6 +357,7 @@ class CompareView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.presets_row)
+        layout.addWidget(self.offer)
         layout.addWidget(panes, 3)
         bottom = QHBoxLayout()
         bottom.addWidget(self.chart, 2)
@@ -340,10 +366,18 @@ class CompareView(QWidget):
         layout.addLayout(bottom, 2)
         QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=lambda: self.run())
         QShortcut(QKeySequence(Qt.Key.Key_F11), self, activated=lambda: self.set_demo(not getattr(self, "demo", False)))
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.runner.cancel)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self._escape)
         self.demo = False
         self._sync_buttons()
         self.resize(1200, 760)
+
+
+    def _escape(self) -> None:
+        """Esc: cancel a run; with none running, leave full screen."""
+        if self.runner.is_running():
+            self.runner.cancel()
+        elif self.demo:
+            self.set_demo(False)
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:

@@ -1,0 +1,61 @@
+"""PresetsRow: the demo's prompt buttons — built-in presets in English and Chinese, then the presenter's own.
+
+The first nine carry Alt+1…9 mnemonics, so a presenter can run any of them without the mouse.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
+
+PRESET_PROMPTS = (
+    ("English · quicksort", "Write quicksort in Python and explain its time complexity"),
+    ("中文 · 快速排序", "请用 Python 写一个快速排序，并解释时间复杂度。"),
+    ("English · context manager", "Explain what a context manager is in Python and show an example."),
+    ("中文 · 二分查找", "请用 Python 实现二分查找，并说明它的复杂度。"),
+)
+LABEL_CHARS = 24
+
+
+def clean_prompts(prompts) -> list[str]:
+    """The presenter's prompts as they are kept: whitespace folded, empty ones and repeats dropped."""
+    seen: list[str] = []
+    for prompt in prompts:
+        text = " ".join(str(prompt).split())
+        if text and text not in seen and text not in (t for _, t in PRESET_PROMPTS):
+            seen.append(text)
+    return seen
+
+
+class PresetsRow(QWidget):
+    sig_chosen = Signal(str)
+    """A preset (or one of the presenter's prompts) was picked: its text."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("comparePresets")
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self.custom: list[str] = []
+        self.set_custom([])
+
+    def prompts(self) -> list[str]:
+        """Every prompt offered, presets first."""
+        return [text for _, text in PRESET_PROMPTS] + self.custom
+
+    def set_custom(self, prompts) -> None:
+        """Show the presenter's prompts after the built-in presets."""
+        self.custom = clean_prompts(prompts)
+        while (item := self._layout.takeAt(0)) is not None:
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        entries = list(PRESET_PROMPTS) + [
+            (f"Mine · {p[:LABEL_CHARS]}{'…' if len(p) > LABEL_CHARS else ''}", p) for p in self.custom
+        ]
+        for number, (label, text) in enumerate(entries, start=1):
+            button = QPushButton(f"&{number} {label}" if number <= 9 else label)
+            button.setObjectName(f"comparePreset{number}")
+            button.setToolTip(text)
+            button.clicked.connect(lambda _=False, t=text: self.sig_chosen.emit(t))
+            self._layout.addWidget(button)
+        self._layout.addStretch(1)
