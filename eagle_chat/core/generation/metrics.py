@@ -40,6 +40,9 @@ class GenerationStats:
     stopped: bool = False
     device: str = "CPU"
     tree: str | None = None  # "DEPTHxBRANCHING" when EAGLE-3 drafted a tree
+    # The context budget: prompt tokens the earlier turns took, and how many earlier messages were left out.
+    history_tokens: int | None = None
+    history_dropped: int = 0
 
     def to_dict(self) -> dict:
         return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(self).items()}
