@@ -17,8 +17,11 @@ from pathlib import Path
 from typing import Any
 
 
-def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
-    """Write ``data`` as JSON to ``path`` atomically (temp file + fsync + rename)."""
+def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2, durable: bool = True) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (temp file + fsync + rename).
+
+    ``durable=False`` skips the fsyncs: the file then survives the process dying (the OS has it) but not
+    the machine losing power, for a cheap marker written on the GUI thread."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
@@ -26,12 +29,14 @@ def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(data, handle, indent=indent, ensure_ascii=False)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def move_aside(path: Path, tag: str = "broken", *, companions: tuple[str, ...] = ()) -> Path | None:

@@ -23,6 +23,7 @@ from eagle_chat.core.generation.engine import (
 )
 from eagle_chat.core.generation.metrics import RateMeter
 from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.core.storage.reply_marker import ReplyMarker
 from eagle_chat.core.storage.store import ConversationStore
 from eagle_chat.ui.worker import GenerationWorker
 
@@ -91,9 +92,10 @@ class ChatController(QObject):
     sig_request_generate = Signal(int, object, object, object, bool)
     sig_request_shutdown = Signal()
 
-    def __init__(self, store: ConversationStore, parent: QObject | None = None):
+    def __init__(self, store: ConversationStore, parent: QObject | None = None, *, marker: ReplyMarker | None = None):
         super().__init__(parent)
         self.store = store
+        self.marker = marker  # exists on disk while a reply is generated (crash detection)
         self.conversation: Conversation | None = None
         self.loaded: dict | None = None
         self.draft_free_loaded = False
@@ -178,6 +180,8 @@ class ChatController(QObject):
         return conversation
 
     def open_conversation(self, conversation_id: int) -> None:
+        if self.conversation is not None and self.conversation.id == conversation_id:
+            return  # already open: a double click, or a click and an activation, opens it once
         if self.reply is not None and self.reply.message is not None:
             self.sig_error.emit("Stop the reply in flight before switching conversations.")
             return
@@ -228,6 +232,8 @@ class ChatController(QObject):
         if self.reply is not None:
             self._save_partial(self.reply, status="stopped")
             self.reply = None
+        if self.marker is not None:
+            self.marker.end()
 
     # --- worker signals (GUI thread) -----------------------------------------------------------------
     @Slot(object)
@@ -304,6 +310,8 @@ class ChatController(QObject):
         self._flush()
         self.reply = None
         self._render_timer.stop()
+        if self.marker is not None:
+            self.marker.end()
         self._set_state("ready" if self.loaded else "empty")
         return reply
 
@@ -344,6 +352,12 @@ class ChatController(QObject):
         mode = "speculative" if settings.speculative else "baseline"
         request_id = next(self._ids)
         self.reply = ReplyInFlight(request_id, mode, settings, threading.Event(), message)
+        if self.marker is not None:  # on disk until the reply ends: left behind, it means a crash
+            spec = (self.loaded or {}).get("spec")
+            self.marker.begin(conversation_id=self.conversation.id if message is not None else None,
+                              message_id=message.id if message is not None else None,
+                              prefix_cache=bool(getattr(spec, "prefix_cache", False)),
+                              device=(self.loaded or {}).get("device"))
         self._set_state("generating")
         self.sig_reply_started.emit(request_id, mode, settings)
         self._render_timer.start()
