@@ -38,6 +38,8 @@ MIN_REPLY_TOKENS = 16  # below this a reply is not worth starting: the message i
 MIN_PROMPT_SHARE = 4  # however large max new tokens is, a quarter of the context stays for the prompt
 CHUNK_SHARE = 4  # old turns are dropped about prompt_limit / 4 tokens at a time
 _OVERHEADS: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+_TEXT_TOKENS: "weakref.WeakKeyDictionary[object, dict[str, int]]" = weakref.WeakKeyDictionary()
+MAX_REMEMBERED_TEXTS = 20_000
 
 
 @dataclass(frozen=True)
@@ -103,11 +105,21 @@ def plan_for(engine, prompt: str | Sequence[Message], max_new_tokens: int, think
     def count(chosen: Sequence[Message]) -> int:
         return engine.count_prompt_tokens(chosen, thinking)
 
+    known = _TEXT_TOKENS.setdefault(engine, {})
+
+    def count_texts(texts: Sequence[str]) -> list[int]:
+        """Tokens of each text, remembered: a conversation's old messages are counted once, not every turn."""
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            if len(known) + len(missing) > MAX_REMEMBERED_TEXTS:
+                known.clear()
+            known.update(zip(missing, engine.count_text_tokens(missing)))
+        return [known[t] for t in texts]
+
     overheads = _OVERHEADS.setdefault(engine, {})
     if thinking not in overheads:  # measured once per pipeline and thinking switch
-        overheads[thinking] = message_overhead(count, engine.count_text_tokens)
-    return fit(messages, max_new_tokens, engine.context_limits, count, engine.count_text_tokens,
-               overhead=overheads[thinking])
+        overheads[thinking] = message_overhead(count, count_texts)
+    return fit(messages, max_new_tokens, engine.context_limits, count, count_texts, overhead=overheads[thinking])
 
 
 def prompt_limit(limits: ContextLimits, max_new_tokens: int) -> int:
@@ -134,11 +146,15 @@ def fit(
     turns = messages[len(system):]
     history, new = turns[:-1], turns[-1:]
     limit = prompt_limit(limits, max_new_tokens)
-    total = count_prompt(messages)
+    fixed = count_prompt(system + new)
+    sizes = [n + overhead for n in count_texts([m["content"] for m in history])] if history else []
+    # Counting a long conversation exactly costs a tokenizer pass over all of it: only when it may fit.
+    total = count_prompt(messages) if fixed + sum(sizes) <= limit + limit // 8 else limit + 1
     cut = 0
     if total > limit and history:
-        cut, total = _cut(system, history, new, limit, count_prompt, count_texts, overhead)
-    fixed = count_prompt(system + new) if history[cut:] else total
+        cut, total = _cut(system, history, new, sizes, limit, count_prompt)
+    if not history[cut:]:
+        total = fixed
     room = limits.context - limits.margin - total
     if total > limits.max_prompt or room < min(MIN_REPLY_TOKENS, max_new_tokens):
         raise ContextTooSmall(total, min(limits.max_prompt, limits.context - limits.margin - MIN_REPLY_TOKENS))
@@ -162,20 +178,20 @@ def message_overhead(count_prompt: CountPrompt, count_texts: CountTexts) -> int:
     return max(1, (three - one) // 2 - count_texts([probe])[0])
 
 
-def _cut(system, history, new, limit, count_prompt, count_texts, overhead) -> tuple[int, int]:
+def _cut(system, history, new, sizes, limit, count_prompt) -> tuple[int, int]:
     """The first history message to send (an index into ``history``) and the prompt's tokens from there.
 
-    Each message is estimated as its text's tokens plus the template's overhead, which places every
-    message at a fixed estimated position from the conversation's start. The cut for drop target
-    k x chunk is the first exchange boundary at or past that position: it does not move as the
-    conversation grows. The smallest k whose remainder fits (counted exactly) wins.
+    ``sizes`` estimates each message (its text's tokens plus the template's overhead), which places every
+    message at a fixed position from the conversation's start. The cut for drop target k x chunk is the
+    first exchange boundary at or past that position: it does not move as the conversation grows. The
+    smallest k whose remainder fits (counted exactly) wins.
     """
     starts = [0]
-    for size in count_texts([m["content"] for m in history]):
-        starts.append(starts[-1] + size + overhead)
+    for size in sizes:
+        starts.append(starts[-1] + size)
     boundaries = [i for i, m in enumerate(history) if m.get("role") == "user" and i > 0] + [len(history)]
     chunk = max(1, limit // CHUNK_SHARE)
-    k = 1
+    k = max(1, (starts[-1] - limit) // chunk)  # no smaller k can fit: skip counting those exactly
     while True:
         cut = next(b for b in boundaries if starts[b] >= k * chunk or b == len(history))
         total = count_prompt(system + history[cut:] + new)
