@@ -25,13 +25,16 @@ from PySide6.QtWidgets import QMessageBox, QTextBrowser, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.ui import texts
+from eagle_chat.ui.chat.background_render import BackgroundRender
 from eagle_chat.ui.chat.markdown_html import (
     SAFE_LINK_SCHEMES,
     render_markdown,
     stable_prefix_end,
+    warm_up,
 )
 
 RENDER_COST_FACTOR = 8.0
+FIRST_DRAW_CHARS = 2_500  # newest messages drawn at once on opening (about a screen); the rest follow
 MIN_RENDER_INTERVAL_S = 0.05
 ROLE_LABELS = {"user": "You", "assistant": "EagleChat", "system": "System"}
 STATUS_NOTES = {
@@ -84,38 +87,53 @@ class ChatView(QTextBrowser):
         self._highlight_timer.setSingleShot(True)
         self._highlight_timer.timeout.connect(self._highlight_finished)
         self.confirm_links = True
+        self._background = BackgroundRender(self)  # older messages and code colours, between frames
+        self._conversation: Conversation | None = None
+        self._memory_start: int | None = None  # id of the first message the model's context still held
+        warm_up()  # while the window is built, not when the first code block is drawn
         self.show_conversation(None)
 
     # --- public API -----------------------------------------------------------------------------
     def show_conversation(self, conversation: Conversation | None) -> None:
+        """Show ``conversation``: its newest messages at once, uncoloured; older messages, then code
+        colours, are drawn between frames (``loading()`` says whether that is still going on)."""
+        self._background.cancel()
         self._frames.clear()
         self._messages.clear()
         self._code_blocks.clear()
         self._unhighlighted.clear()
         self._pending = None
         self._streamed = None
+        self._conversation = conversation
         self.clear()
         if conversation is None or not conversation.messages:
             self.setHtml(WELCOME)
             self._welcome = True
             return
         self._welcome = False
-        for message in conversation.messages:
-            self.append_message(message)
+        memory = conversation.memory_start()
+        self._memory_start = memory.id if memory is not None else None
+        messages = list(conversation.messages)
+        first, chars = len(messages), 0
+        while first > 0 and (chars < FIRST_DRAW_CHARS or len(messages) - first < 2):
+            first -= 1
+            chars += len(messages[first].content)
+        for message in messages[first:]:  # uncoloured: Pygments is the costliest part of a render
+            self.append_message(message, highlight=False)
+        for message in reversed(messages[first:]):
+            self._background.add(self._colour, message)
+        for message in reversed(messages[:first]):  # older ones above, newest first, coloured at once
+            self._background.add(self._prepend, message)
 
-    def append_message(self, message: Message) -> None:
+    def loading(self) -> bool:
+        """True while older messages or code colours of the open conversation are still being drawn."""
+        return self._background.busy()
+
+    def append_message(self, message: Message, *, highlight: bool | None = None) -> None:
         if getattr(self, "_welcome", False):
             self.clear()
             self._welcome = False
-        cursor = QTextCursor(self.document())
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        frame_format = QTextFrameFormat()
-        frame_format.setBottomMargin(10)
-        frame_format.setPadding(4)
-        frame = cursor.insertFrame(frame_format)
-        self._frames[message.id] = frame
-        self._messages[message.id] = message
-        self._render(message)
+        self._insert(message, at_start=False, highlight=highlight)
         self._scroll_to_end()
 
     def update_message(self, message: Message) -> None:
@@ -143,6 +161,7 @@ class ChatView(QTextBrowser):
         if self._code_blocks.get(message.id):
             self._unhighlighted[message.id] = message
             self._highlight_timer.start(0)
+        self._follow_memory_start()
         self._scroll_to_end()
 
     def message_text(self, message_id: int) -> str:
@@ -150,6 +169,45 @@ class ChatView(QTextBrowser):
         return message.content if message else ""
 
     # --- internals ----------------------------------------------------------------------------------
+    def _insert(self, message: Message, *, at_start: bool, highlight: bool | None = None) -> None:
+        """A frame for ``message`` at the end, or above all others (an older message drawn later)."""
+        bar = self.verticalScrollBar()
+        at_end, offset = self._at_end(), bar.maximum() - bar.value()
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.Start if at_start else QTextCursor.MoveOperation.End)
+        frame_format = QTextFrameFormat()
+        frame_format.setBottomMargin(10)
+        frame_format.setPadding(4)
+        frame = cursor.insertFrame(frame_format)
+        self._frames[message.id] = frame
+        self._messages[message.id] = message
+        self._render(message, highlight=highlight)
+        if at_start:  # keep what the reader is looking at where it is
+            bar.setValue(bar.maximum() if at_end else bar.maximum() - offset)
+
+    def _prepend(self, message: Message) -> None:
+        self._insert(message, at_start=True)
+
+    def _colour(self, message: Message) -> None:
+        """Draw a finished message again with its code coloured (a background job)."""
+        if self._messages.get(message.id) is message and self._code_blocks.get(message.id) \
+                and message.status != "streaming":
+            bar = self.verticalScrollBar()
+            at_end, offset = self._at_end(), bar.maximum() - bar.value()
+            self._render(message)
+            bar.setValue(bar.maximum() if at_end else bar.maximum() - offset)
+
+    def _follow_memory_start(self) -> None:
+        """Move the "not sent to the model" mark to where the latest reply's context began."""
+        memory = self._conversation.memory_start() if self._conversation is not None else None
+        new = memory.id if memory is not None else None
+        if new == self._memory_start:
+            return
+        old, self._memory_start = self._memory_start, new
+        for message_id in (old, new):
+            if message_id in self._frames:
+                self._render(self._messages[message_id])
+
     def _highlight_finished(self) -> None:
         pending, self._unhighlighted = self._unhighlighted, {}
         at_end = self._at_end()
@@ -242,12 +300,14 @@ class ChatView(QTextBrowser):
             cursor.mergeCharFormat(tip)
         cursor.endEditBlock()
 
-    @staticmethod
-    def _head(message: Message) -> str:
+    def _head(self, message: Message) -> str:
         role = ROLE_LABELS.get(message.role, message.role)
         colour = "#1d4ed8" if message.role == "user" else "#047857"
         note = STATUS_NOTES.get(message.status, "")
         head = f'<p><b style="color:{colour};">{role}</b>'
+        if message.id is not None and message.id == self._memory_start:
+            head = (f'<p align="center" style="color:#6b7280;">— {html.escape(texts.MEMORY_START)} ↑ —</p>'
+                    + head)
         if note:
             head += f' <span style="color:#b45309;">({html.escape(note)})</span>'
         return head + "</p>"
