@@ -124,3 +124,30 @@ def test_a_double_click_opens_a_conversation_once(qtbot, open_window):
     QTest.keyClick(view, Qt.Key.Key_Return)  # activation by keyboard: the same conversation, still once
     assert [c.title for c in opened] == ["first"]
     assert "first message" in window.chat.toPlainText()
+
+
+def test_the_view_marks_where_the_latest_replys_context_began_and_follows_it(qtbot):
+    from eagle_chat.core.generation.metrics import GenerationStats
+
+    def stats(dropped: int) -> GenerationStats:
+        return GenerationStats(mode="baseline", num_assistant_tokens=0, generated_tokens=5, input_tokens=900,
+                               ttft_ms=1.0, tpot_ms=1.0, tokens_per_s=1.0, duration_ms=1.0, history_tokens=700,
+                               history_dropped=dropped)
+
+    conversation = long_conversation(10)
+    conversation.messages[-1].stats = stats(4)  # the newest reply's context began at message index 4
+    view = ChatView()
+    qtbot.addWidget(view)
+    view.show_conversation(conversation)
+    qtbot.waitUntil(lambda: not view.loading(), timeout=10_000)
+    text = view.toPlainText()
+    assert text.index("Question 1?") < text.index(texts.MEMORY_START) < text.index("Question 2?")
+    assert "history 700 tokens, 4 earlier messages not sent" in text
+    reply = Message("assistant", "later", id=99, stats=stats(6))
+    conversation.messages += [Message("user", "Question 5?", id=98), reply]
+    view.append_message(conversation.messages[-2])
+    view.append_message(reply)
+    view.finish_message(reply)
+    text = view.toPlainText()
+    assert text.count(texts.MEMORY_START) == 1
+    assert text.index("Question 2?") < text.index(texts.MEMORY_START) < text.index("Question 3?")
