@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,10 +107,17 @@ def plan_kv_cache(
 
 
 def available_memory() -> int:
-    """Bytes of memory the system could give this process now (psutil's ``available``)."""
-    import psutil
+    """Bytes of memory the system could give this process now (psutil's ``available``); without psutil
+    (a trimmed bundle) the free physical pages, or 4 GiB when even those are unknown."""
+    try:
+        import psutil
 
-    return int(psutil.virtual_memory().available)
+        return int(psutil.virtual_memory().available)
+    except (ImportError, OSError):
+        try:
+            return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+        except (AttributeError, ValueError, OSError):
+            return 4 * GIB
 
 
 def weights_size(*folders: Path | None) -> int:
