@@ -36,8 +36,9 @@ def create_main_window(argv: list[str]):
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from eagle_chat.core.storage.reply_marker import ReplyMarker
     from eagle_chat.core.storage.store import ConversationStore
-    from eagle_chat.ui import i18n, theme
+    from eagle_chat.ui import i18n, texts, theme
     from eagle_chat.ui.controller import ChatController
     from eagle_chat.ui.main_window import MainWindow
     from eagle_chat.ui.speed.npu_tree_hint import NpuTreeHint
@@ -75,15 +76,19 @@ def create_main_window(argv: list[str]):
     for notice in (model_notice, registry.notice):
         if notice:
             notices.append(notice)
+    marker = ReplyMarker(paths.reply_marker_file())
+    crashed = marker.take()  # facts of a reply the last run died in the middle of, or None
     store = ConversationStore(paths.database_file())
     if store.notice:
         notices.append(store.notice)
-    if store.recovered_interrupted:
+    if crashed is not None:
+        notices.append(texts.crash_notice(crashed, store.recovered_interrupted))
+    elif store.recovered_interrupted:
         notices.append(
             f"{store.recovered_interrupted} reply was cut off when EagleChat last closed; "
             "its text so far is kept and marked interrupted."
         )
-    controller = ChatController(store)
+    controller = ChatController(store, marker=marker)
     try:
         window = MainWindow(
             controller,
@@ -100,7 +105,9 @@ def create_main_window(argv: list[str]):
         raise
     NpuTreeHint(window)  # the tree the NPU drafts, next to the K slider (owned by the window)
     if notices:
-        window.show_notice("\n".join(notices))
+        offer = crashed is not None and crashed.get("prefix_cache") and settings.prefix_cache
+        window.show_notice("\n".join(notices), action=(texts.PREFIX_CACHE_OFF, lambda: window.set_prefix_cache(False))
+                           if offer else None)
     window.start()
     return window
 

@@ -78,6 +78,11 @@ def database_file() -> Path:
     return data_dir() / "conversations.sqlite3"
 
 
+def reply_marker_file() -> Path:
+    """Exists while a reply is being generated: found at start, it means the app died mid-reply."""
+    return data_dir() / "reply-in-progress.json"
+
+
 def models_dir() -> Path:
     """Where downloaded and exported models live."""
     path = data_dir() / "models"

@@ -27,6 +27,7 @@ class Settings:
     max_new_tokens: int = 512
     system_prompt: str = ""
     thinking: bool = False
+    prefix_cache: bool = True  # CPU/GPU: reuse the KV cache of earlier turns (changing it reloads the model)
     window_geometry: str | None = None  # base64 of QWidget.saveGeometry()
     last_conversation_id: int | None = None
     # Best K found by auto-tune, per "target|draft|device".
@@ -76,10 +77,9 @@ def save_settings(settings: Settings, path: Path) -> None:
 def _check_types(settings: Settings) -> None:
     expectations = {
         "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
-        "max_new_tokens": int, "system_prompt": str, "thinking": bool, "tuned_k": dict, "tuned_tree": dict,
-        "download_source": str, "theme": str, "server_port": int, "remote_url": str, "remote_model": str,
-        "show_drafted_tokens": bool, "measured_speedup": dict,
-        "demo_prompts": list,
+        "max_new_tokens": int, "system_prompt": str, "thinking": bool, "prefix_cache": bool, "tuned_k": dict,
+        "tuned_tree": dict, "download_source": str, "theme": str, "server_port": int, "remote_url": str,
+        "remote_model": str, "show_drafted_tokens": bool, "measured_speedup": dict, "demo_prompts": list,
     }
     for name, kind in expectations.items():
         if not isinstance(getattr(settings, name), kind):

@@ -17,16 +17,18 @@ from pathlib import Path
 from typing import Any
 
 
-def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2, mode: int | None = None) -> None:
+def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2, mode: int | None = None,
+                      durable: bool = True) -> None:
     """Write ``data`` as JSON to ``path`` atomically (see :func:`write_text_atomic`); it is serialised first,
     so data that cannot be written leaves the old file and no temporary one."""
-    write_text_atomic(path, json.dumps(data, indent=indent, ensure_ascii=False), mode=mode)
+    write_text_atomic(path, json.dumps(data, indent=indent, ensure_ascii=False), mode=mode, durable=durable)
 
 
-def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
+def write_text_atomic(path: Path, text: str, *, mode: int | None = None, durable: bool = True) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically: temp file + fsync + rename (+ folder fsync). ``mode``
     (e.g. 0o600 for a secret) is set on the temporary file before it takes the name, so the data is never
-    readable wider."""
+    readable wider. ``durable=False`` skips the fsyncs: the file then survives the process dying (the OS
+    has it) but not the machine losing power, for a cheap marker written on the GUI thread."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
@@ -36,12 +38,14 @@ def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def move_aside(path: Path, tag: str = "broken", *, companions: tuple[str, ...] = ()) -> Path | None:

@@ -23,8 +23,9 @@ from eagle_chat.core.generation.engine import (
     PipelineSpec,
 )
 from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.core.storage.reply_marker import ReplyMarker
 from eagle_chat.core.storage.store import ConversationStore
-from eagle_chat.ui.replies import ReplyInFlight, failure_status
+from eagle_chat.ui.replies import ReplyInFlight, failure_status, mark_ended, mark_started
 from eagle_chat.ui.branching import BranchActions, LiveReply
 from eagle_chat.ui.conversations import ConversationActions
 from eagle_chat.ui.worker import GenerationWorker
@@ -84,9 +85,10 @@ class ChatController(ConversationActions, BranchActions, QObject):
     sig_request_generate = Signal(int, object, object, object, bool)
     sig_request_shutdown = Signal()
 
-    def __init__(self, store: ConversationStore, parent: QObject | None = None):
+    def __init__(self, store: ConversationStore, parent: QObject | None = None, *, marker: ReplyMarker | None = None):
         super().__init__(parent)
         self.store = store
+        self.marker = marker  # exists on disk while a reply is generated (crash detection)
         self.conversation: Conversation | None = None
         self.loaded: dict | None = None
         self.draft_free_loaded = False
@@ -187,6 +189,7 @@ class ChatController(ConversationActions, BranchActions, QObject):
                 reply.job.on_failed("The server is shutting down.", status=503)
             self._save_partial(reply, status="stopped")
         self.reply, self.queue = None, collections.deque()
+        mark_ended(self.marker)
 
     # --- worker signals (GUI thread) -----------------------------------------------------------------
     @Slot(object)
@@ -281,6 +284,7 @@ class ChatController(ConversationActions, BranchActions, QObject):
         self._flush()
         self.reply = None
         self._render_timer.stop()
+        mark_ended(self.marker)
         self._dispatch(self.queue.popleft()) if self.queue else self._set_state("ready" if self.loaded else "empty")
         return reply
 
@@ -329,6 +333,7 @@ class ChatController(ConversationActions, BranchActions, QObject):
         reply.stop.set()
         self.reply = None
         self._render_timer.stop()
+        mark_ended(self.marker)
         self._dispatch(self.queue.popleft()) if self.queue else self._set_state("ready" if self.loaded else "empty")
         self.sig_ephemeral_finished.emit(reply.request_id, None)
 
@@ -354,6 +359,7 @@ class ChatController(ConversationActions, BranchActions, QObject):
         """Hand ``reply`` to the worker (the queue's head, or a request arriving while nothing runs)."""
         self.reply = reply
         self.sig_queue_changed.emit(len(self.queue))
+        mark_started(self.marker, reply, self.conversation, self.loaded)
         self._set_state("ready" if reply.background else "generating")
         if reply.job is not None:
             reply.job.on_started(reply.request_id)

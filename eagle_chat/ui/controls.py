@@ -185,6 +185,14 @@ class OptionsPanel(QWidget):
             "At the device's reduced precision, EAGLE-3 and plain answers can part after a while; at f32 "
             "greedy answers are identical. Changing it reloads the model."
         )
+        self.prefix_cache = QCheckBox("Reuse earlier turns (prefix caching)")
+        self.prefix_cache.setObjectName("prefixCacheCheck")
+        self.prefix_cache.setChecked(True)
+        self.prefix_cache.setToolTip(
+            "Keep the KV cache of the conversation so far: the next reply reads only the new message, so long "
+            "conversations stay fast. CPU and GPU (the NPU re-reads the conversation every turn). Changing it "
+            "reloads the model."
+        )
         self.system_prompt = QPlainTextEdit()
         self.system_prompt.setObjectName("systemPromptEdit")
         self.system_prompt.setPlaceholderText("Optional instructions for this conversation")
@@ -197,6 +205,7 @@ class OptionsPanel(QWidget):
         form.addRow("Decoding", sampling_row)
         form.addRow("", self.sampling_note)
         form.addRow("Precision", self.precision)
+        form.addRow("KV cache", self.prefix_cache)
         form.addRow("System prompt", self.system_prompt)
         for signal in (self.max_tokens.valueChanged, self.thinking.toggled, self.sampling.toggled,
                        self.temperature.valueChanged):

@@ -19,6 +19,8 @@ class ConversationActions:
         return conversation
 
     def open_conversation(self, conversation_id: int) -> None:
+        if self.conversation is not None and self.conversation.id == conversation_id:
+            return  # already open: a double click, or a click and an activation, opens it once
         if any(reply.message is not None for reply in self._replies()):
             self.sig_error.emit("Stop the reply in flight before switching conversations.")
             return

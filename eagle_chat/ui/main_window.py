@@ -84,31 +84,27 @@ class MainWindow(QMainWindow):
         precision = "f32" if self.settings.precision == "f32" else "default"
         return PipelineSpec(target_dir=self.model.target_dir, draft_dir=self.model.draft_dir,
                             device=self.settings.device, precision=precision, cache_dir=self._cache_dir,
-                            npu=NpuOptions())
+                            npu=NpuOptions(), prefix_cache=self.settings.prefix_cache)
 
     def generation_settings(self) -> GenerationSettings:
         k = self.model_bar.k_slider.value()
         tuned = tuned_choice(self.settings, self.model.target_dir, self.model.draft_dir, self.settings.device)
         depth, branching = tuned.tree_for(k)  # what auto-tune chose (dialog or `bench --tune`)
         return GenerationSettings(
-            max_new_tokens=self.options.max_tokens.value(),
+            max_new_tokens=self.options.max_tokens.value(), num_assistant_tokens=k,
             speculative=self._has_draft and self.model_bar.draft_toggle.isChecked(),
-            num_assistant_tokens=k,
-            tree_depth=depth,
-            branching_factor=branching,
+            tree_depth=depth, branching_factor=branching,
             thinking=self.options.thinking.isChecked() if self.options.thinking.isEnabled() else None,
-            do_sample=self.options.sampling_active(),
-            temperature=self.options.temperature.value(),
+            do_sample=self.options.sampling_active(), temperature=self.options.temperature.value(),
         )
 
-    def show_notice(self, text: str, *, error: bool = False) -> None:
-        self.notice.show_text(text, error=error)
+    def show_notice(self, text: str, *, error: bool = False, action=None) -> None:
+        self.notice.show_text(text, error=error, action=action)
 
     def refresh_conversations(self) -> None:
         current = self.controller.conversation.id if self.controller.conversation else None
         self.conversations.set_conversations(
-            self.controller.store.list_conversations(self.conversations.search.text()), current
-        )
+            self.controller.store.list_conversations(self.conversations.search.text()), current)
 
     def set_model(self, model: ModelChoice) -> None:
         self.model = model
@@ -120,6 +116,12 @@ class MainWindow(QMainWindow):
         """Reload at ``precision`` ("f32" or "default")."""
         self.options.precision.setCurrentIndex(self.options.precision.findData(precision))
         self.binder.update(precision=precision)
+        self.load_model()
+
+    def set_prefix_cache(self, on: bool) -> None:
+        """Reuse the KV cache of earlier turns (CPU/GPU), or not; reloads the model."""
+        self.options.prefix_cache.setChecked(on)
+        self.binder.update(prefix_cache=on)
         self.load_model()
 
     def save_tuned_k(self, k: int, tree: str = "") -> None:
@@ -158,6 +160,7 @@ class MainWindow(QMainWindow):
         self.send_button.setEnabled(state == "ready")
         self.stop_button.setEnabled(state == "generating")
         self.model_bar.set_busy(state in ("loading", "generating"))
+        self.options.prefix_cache.setEnabled(state in ("ready", "empty"))  # changing it reloads the model
         self.status.show_state(state, texts.model_label(self.model), self.settings.device)
 
     @Slot(object)
@@ -180,7 +183,7 @@ class MainWindow(QMainWindow):
         self.settings.last_conversation_id = conversation.id if conversation else None
         if conversation is not None:
             self.options.system_prompt.setPlainText(conversation.system_prompt)
-        self.refresh_conversations()
+        self.conversations.select(conversation.id if conversation else None)  # no rebuild: a switch stays cheap
 
     @Slot(object, str)
     def _on_reply_text(self, message, _text: str) -> None:
@@ -274,10 +277,10 @@ class MainWindow(QMainWindow):
             (self.stop_button.clicked, c.stop), (self.prompt.sig_escape, c.stop),
             (self.compare_button.clicked, lambda: self.open_compare()), (self.tune_button.clicked, self.open_tune),
             (self.conversations.sig_new, self.new_conversation), (self.conversations.sig_open, c.open_conversation),
-            (self.conversations.sig_rename, c.rename_conversation),
-            (self.conversations.sig_delete, c.delete_conversation),
+            (self.conversations.sig_rename, c.rename_conversation), (self.conversations.sig_delete, c.delete_conversation),
             (self.conversations.sig_search, lambda _text: self.refresh_conversations()),
             (self.model_bar.sig_speculative_toggled, lambda _on: self.options.lock_greedy(self._has_draft)),
+            (self.options.prefix_cache.clicked, self.set_prefix_cache),
             (self.model_bar.sig_device_changed, self._on_device_changed),
             (self.options.precision.activated, lambda i: self.set_precision(self.options.precision.itemData(i))),
         ):

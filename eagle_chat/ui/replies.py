@@ -46,3 +46,19 @@ class ReplyInFlight:
 def failure_status(message: str) -> int:
     """The HTTP status an API request's failure deserves: 500 for the engine's own faults, else 400."""
     return 500 if message.startswith(SERVER_FAULT_PREFIX) else 400
+
+
+def mark_started(marker, reply: ReplyInFlight, conversation, loaded: dict | None) -> None:
+    """Put the crash marker (core.storage.reply_marker) on disk while ``reply`` runs: left behind, it means
+    the app died mid-reply, and says in which conversation, with which cache setting, on which device."""
+    if marker is None:
+        return
+    spec = (loaded or {}).get("spec")
+    marker.begin(conversation_id=conversation.id if reply.message is not None and conversation else None,
+                 message_id=reply.message.id if reply.message is not None else None,
+                 prefix_cache=bool(getattr(spec, "prefix_cache", False)), device=(loaded or {}).get("device"))
+
+
+def mark_ended(marker) -> None:
+    if marker is not None:
+        marker.end()

@@ -43,6 +43,7 @@ class SettingsBinder(QObject):
         window.options.thinking.setChecked(s.thinking)
         window.options.system_prompt.setPlainText(s.system_prompt)
         window.options.precision.setCurrentIndex(max(0, window.options.precision.findData(s.precision)))
+        window.options.prefix_cache.setChecked(s.prefix_cache)
         if s.window_geometry:
             window.restoreGeometry(QByteArray.fromBase64(s.window_geometry.encode()))
 

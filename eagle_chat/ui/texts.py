@@ -24,6 +24,29 @@ from eagle_chat.core.models.catalog import CatalogEntry
 from eagle_chat.core.models.choice import ModelChoice
 
 TOY_NOTE = "toy-quality bundled pair"
+PREFIX_CACHE_OFF = "Turn prefix caching off"
+MEMORY_START = "Earlier messages are not sent to the model"
+
+
+def crash_notice(facts: dict, interrupted: int) -> str:
+    """What the window says when the last run died in the middle of a reply (its marker was left)."""
+    kept = ("Its text so far is kept and marked interrupted." if interrupted
+            else "Nothing of that reply had been saved yet.")
+    text = f"EagleChat last stopped in the middle of a reply: the reply was cut off. {kept}"
+    if facts.get("prefix_cache"):
+        text += (" Prefix caching was on; if this happens again, turning it off may avoid it (replies in long "
+                 "conversations then start more slowly).")
+    return text
+
+
+def context_note(stats: GenerationStats) -> str:
+    """How much of the conversation the reply's context held (for the stats line), or ""."""
+    if not stats.history_tokens and not stats.history_dropped:
+        return ""
+    note = f"history {stats.history_tokens} tokens"
+    if stats.history_dropped:
+        note += f", {stats.history_dropped} earlier messages not sent"
+    return note
 
 
 def stats_summary(stats: GenerationStats) -> str:
@@ -46,6 +69,8 @@ def stats_summary(stats: GenerationStats) -> str:
         parts.append(f"{stats.runs} runs")
     if stats.stopped:
         parts.append("stopped")
+    if context_note(stats):
+        parts.append(context_note(stats))
     return " · ".join(parts)
 
 

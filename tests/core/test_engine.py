@@ -153,11 +153,15 @@ def test_what_would_be_sent_to_openvino_for_npu_and_gpu(tiny_pair, tmp_path):
     gpu = plan_load(PipelineSpec(tiny_pair[0], tiny_pair[1], device="GPU", precision="f32"))
     assert gpu.device == gpu.draft_device == "GPU"
     assert gpu.properties["INFERENCE_PRECISION_HINT"] == "f32"
-    assert gpu.scheduler["enable_prefix_caching"] is False  # GenAI 2026.4.1 + EAGLE-3 + prefix cache crashes
+    assert gpu.scheduler["enable_prefix_caching"] is True  # a conversation's earlier turns are reused
+    assert gpu.scheduler["cache_size"] == gpu.kv_cache.cache_size_gb >= 1  # bounded: RSS is known in advance
+    assert gpu.kv_cache.capacity_tokens >= 2 * gpu.target.max_context
+    off = plan_load(PipelineSpec(tiny_pair[0], tiny_pair[1], device="CPU", prefix_cache=False))
+    assert off.scheduler["enable_prefix_caching"] is False and off.scheduler["cache_size"] >= 1
 
 
 def test_repeated_identical_prompts_do_not_crash_the_process(tiny_pair, prompts):
-    # With GenAI's default prefix caching this aborted the process within 100-200 repeats (seen here).
+    # With prefix caching (on by default) this aborted the process within 100-200 repeats on an older tiny pair.
     import subprocess
     import sys
 

@@ -4,6 +4,10 @@ The engine is plain, blocking Python: the Qt worker calls it on its own thread. 
 ``on_chunk`` on whichever thread OpenVINO calls the streamer from (its own on CPU/GPU, the caller's on NPU),
 so callers must not touch widgets from it. Stopping is a ``threading.Event`` the streamer polls once per
 decoding step.
+
+What is kept between calls: on CPU/GPU the KV cache of earlier turns (prefix caching, a bounded cache, see
+``kv_cache``); on NPU nothing, every call prefills the whole history again. A conversation goes through the
+context budget (``context``) so that it never runs into the model's limit; docs/context.md has the details.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from eagle_chat.core.errors import UserError
+from eagle_chat.core.generation import context as ctx
 from eagle_chat.core.generation import devices as dev
+from eagle_chat.core.generation import kv_cache
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
 from eagle_chat.core.generation.streamer import ChunkStreamer, TokenLengths
@@ -25,6 +31,7 @@ from eagle_chat.core.models import folders
 MIN_ASSISTANT_TOKENS = 1
 MAX_ASSISTANT_TOKENS = 16
 Message = Mapping[str, str]
+CACHE_FULL = "did not fit in the available cache budget"  # GenAI's words when the KV cache is full
 
 
 class EngineError(UserError):
@@ -45,6 +52,7 @@ class PipelineSpec:
     precision: dev.Precision = "default"
     cache_dir: Path | None = None
     npu: dev.NpuOptions = field(default_factory=dev.NpuOptions)
+    prefix_cache: bool = True  # CPU/GPU: reuse the KV cache of a conversation's earlier turns
 
     def properties(self) -> dict[str, object]:
         return dev.pipeline_properties(
@@ -67,14 +75,12 @@ class LoadPlan:
     draft_properties: dict[str, object] | None
     target: folders.ModelInfo | None = None  # what validation learned about the target folder
     scheduler: dict[str, object] | None = None  # SchedulerConfig fields (CPU/GPU continuous batching)
+    kv_cache: kv_cache.KVCachePlan | None = None  # the bounded KV cache behind ``scheduler["cache_size"]``
 
 
-# GenAI's default (latency-oriented) scheduler turns prefix caching on. With an EAGLE-3 draft on CPU,
-# 2026.4.1 aborted with heap corruption ("double free or corruption", "malloc(): invalid size") after
-# 100-200 generations of the same prompt with prefix caching on (seen here 3 times in 6 runs of 400;
-# never in 4 runs with it off). Off it stays, for every CPU/GPU pipeline so baselines compare alike; the
-# rest of the latency-oriented default (no batched-token limit, KV cache grown as needed) is kept.
-SCHEDULER = {"enable_prefix_caching": False, "max_num_batched_tokens": 1 << 31, "cache_size": 0}
+# GenAI's latency-oriented default with a bounded KV cache; prefix caching as the spec says (on by default:
+# benchmarks/prefix_cache_soak.py and docs/context.md have the data that decided it).
+SCHEDULER = {"enable_prefix_caching": True, "max_num_batched_tokens": 1 << 31, "cache_size": 0}
 
 
 def plan_load(spec: PipelineSpec) -> LoadPlan:
@@ -82,16 +88,21 @@ def plan_load(spec: PipelineSpec) -> LoadPlan:
     device = spec.device.upper() if spec.device.upper() in dev.DEVICE_KINDS else spec.device
     target = folders.inspect_target(spec.target_dir)
     props = dev.pipeline_properties(device, precision=spec.precision, cache_dir=spec.cache_dir, npu=spec.npu)
-    scheduler = None if device == "NPU" else dict(SCHEDULER)  # NPU runs GenAI's stateful path
-    if spec.draft_dir is None:
-        return LoadPlan(str(target.path), device, props, None, None, None, target, scheduler)
-    draft = folders.inspect_draft(spec.draft_dir)
+    draft = None if spec.draft_dir is None else folders.inspect_draft(spec.draft_dir)
+    scheduler = cache = None  # NPU runs GenAI's stateful path, which takes no scheduler config
+    if device != "NPU":
+        cache = kv_cache.plan_kv_cache(
+            target.path, draft.path if draft else None, precision=spec.precision, context_tokens=target.max_context,
+            available_bytes=kv_cache.available_memory(), weights_bytes=kv_cache.weights_size(target.path, spec.draft_dir))
+        scheduler = {**SCHEDULER, "enable_prefix_caching": bool(spec.prefix_cache), "cache_size": cache.cache_size_gb}
+    if draft is None:
+        return LoadPlan(str(target.path), device, props, None, None, None, target, scheduler, cache)
     folders.check_pair(target, draft)
     draft_props = dict(props)
     if device == "NPU":  # GenAI's NPU EAGLE-3 path reads its compile-time tree limits from the draft only
         draft_props.update(spec.npu.draft_properties())
     # The draft device is always named explicitly: GenAI's EAGLE-3 NPU path requires "NPU" for both.
-    return LoadPlan(str(target.path), device, props, str(draft.path), device, draft_props, target, scheduler)
+    return LoadPlan(str(target.path), device, props, str(draft.path), device, draft_props, target, scheduler, cache)
 
 
 @dataclass(frozen=True)
@@ -160,6 +171,7 @@ class Engine:
         self._tokenizer = self._pipe.get_tokenizer()
         self._token_lengths = _token_lengths(self._tokenizer)
         self._lock = threading.Lock()
+        self.context_limits = ctx.limits_for(self.plan, spec.npu)
 
     @property
     def has_draft(self) -> bool:
@@ -187,6 +199,20 @@ class Engine:
                                                        add_generation_prompt=True)
             return head + str(prompt[-1].get("content", ""))
         return self._tokenizer.apply_chat_template(self._history(prompt, thinking), add_generation_prompt=True)
+
+    def count_text_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Plain tokens of each text (no template), in one tokenizer call."""
+        encoded = self._tokenizer.encode(list(texts), add_special_tokens=False) if texts else None
+        return [int(n) for n in encoded.attention_mask.data.sum(axis=-1)] if texts else []
+
+    def plan_context(self, prompt: str | Sequence[Message], settings: GenerationSettings) -> ctx.ContextPlan:
+        """What of ``prompt`` is sent and how many tokens may come back (see ``context.fit``)."""
+        try:
+            return ctx.plan_for(self, prompt, settings.max_new_tokens, settings.thinking)
+        except ctx.ContextTooSmall as error:
+            check_prompt_length(error.tokens, device=self.plan.device, npu=self.spec.npu, max_context=error.limit + 1)
+            raise EngineError(f"This message is {error.tokens} tokens long; with room for a reply the model "
+                              f"takes at most {error.limit}. Shorten the message.") from None
 
     def _history(self, prompt: str | Sequence[Message], thinking: bool | None):
         """A GenAI ChatHistory for ``prompt`` (a string is one user message), with the thinking switch."""
@@ -217,12 +243,16 @@ class Engine:
         it relates to GenAI's accepted and generated counts); each chunk carries the steps since the last.
         """
         config = self._config(settings)
-        prompt_text = self._check_prompt(prompt, settings.thinking)
+        self._check_prompt(prompt)
+        plan = self.plan_context(prompt, settings)
+        config.max_new_tokens = plan.max_new_tokens
         # A string goes in as a one-element list, exactly as pipe.generate(prompt) sends it (bench compares
-        # with the GenAI samples that way); a conversation goes in as a ChatHistory; a reply to continue
-        # goes in as its rendered text, with the template switched off.
-        continuing = not isinstance(prompt, str) and prompt[-1].get("role") == "assistant"
-        inputs = [prompt] if isinstance(prompt, str) else self._history(prompt, settings.thinking)
+        # with the GenAI samples that way); a conversation goes in as a ChatHistory of what fits; a reply to
+        # continue goes in as its rendered text, with the template switched off.
+        sent = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else plan.messages
+        prompt_text = self.prompt_text(sent, settings.thinking)
+        continuing = sent[-1].get("role") == "assistant"
+        inputs = [prompt] if isinstance(prompt, str) else self._history(sent, settings.thinking)
         if continuing:
             inputs, config.apply_chat_template = [prompt_text], False
         stop = stop or threading.Event()
@@ -235,7 +265,9 @@ class Engine:
             try:
                 result = self._pipe.generate(inputs, config, streamer.streamer)
             except RuntimeError as error:
-                raise EngineError(f"Generation failed: {_first_line(error)}") from error
+                full = CACHE_FULL in str(error)  # GenAI drops a request that outgrows the KV cache
+                raise EngineError("The reply ran out of KV cache; lower max new tokens." if full
+                                  else f"Generation failed: {_first_line(error)}") from error
         if streamer.error is not None:
             raise EngineError(f"Generation failed while streaming: {streamer.error!r}") from streamer.error
         stopped = stop.is_set()
@@ -250,6 +282,7 @@ class Engine:
             steps=streamer.finish_record(text),
         )
         stats.load_time_ms = self.load_time_ms
+        stats.history_tokens, stats.history_dropped = plan.history_tokens, plan.dropped
         if speculative and settings.tree_depth:
             stats.tree = f"{settings.tree_depth}x{settings.branching_factor}"
         reasoning = split_reasoning(text, inside=prompt_opens_reasoning(prompt_text), continuing=continuing)
@@ -311,8 +344,7 @@ class Engine:
             )
         return k
 
-    def _check_prompt(self, prompt: str | Sequence[Message], thinking: bool | None) -> str:
-        """Refuse an empty or too long prompt; returns the prompt as the model reads it."""
+    def _check_prompt(self, prompt: str | Sequence[Message]) -> None:
         if isinstance(prompt, str):
             empty = not prompt.strip()
         else:
@@ -320,12 +352,6 @@ class Engine:
             empty = not users or not str(users[-1].get("content", "")).strip()
         if empty:
             raise EngineError("The message is empty; type something to send.")
-        text = self.prompt_text(prompt, thinking)
-        count = self.count_tokens(text)
-        check_prompt_length(
-            count, device=self.plan.device, npu=self.spec.npu, max_context=self.target_info.max_context
-        )
-        return text
 
 
 def check_prompt_length(count: int, *, device: str, npu: dev.NpuOptions, max_context: int | None) -> None:

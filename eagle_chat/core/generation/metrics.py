@@ -48,6 +48,9 @@ class GenerationStats:
     thinking_ms: float | None = None  # from the request until the answer began
     runs: int = 1  # generations this reply took (a continued reply: 2 or more)
     steps: StepRecord | None = None  # tokens and characters per target step (see core.generation.steps)
+    # The context budget: prompt tokens the earlier turns took, and how many earlier messages were left out.
+    history_tokens: int | None = None
+    history_dropped: int = 0
 
     @property
     def answer_tokens(self) -> int:

@@ -53,14 +53,31 @@ class Conversation:
         disk. A stopped or interrupted reply is kept, as the user saw it.
         """
         turns = [{"role": "system", "content": self.system_prompt}] if self.system_prompt.strip() else []
-        for index, message in enumerate(self.messages):
+        turns += [{"role": m.role, "content": m.content} for m in self._sent(len(self.messages))]
+        return turns
+
+    def memory_start(self) -> Message | None:
+        """The first message the latest reply's context still held, when the context budget left earlier
+        ones out (its stats say how many of ``history()``'s messages were dropped); else None."""
+        for index in range(len(self.messages) - 1, -1, -1):
+            latest = self.messages[index]
+            if latest.role == "assistant" and latest.stats is not None:
+                dropped = latest.stats.history_dropped
+                sent = self._sent(index) if dropped else []
+                return sent[dropped] if dropped < len(sent) else None
+        return None
+
+    def _sent(self, end: int) -> list[Message]:
+        """The messages before index ``end`` that ``history()`` sends."""
+        sent = []
+        for index, message in enumerate(self.messages[:end]):
             following = self.messages[index + 1] if index + 1 < len(self.messages) else None
             if message.role == "user" and following is not None and following.status == "failed":
                 continue
             if message.role == "assistant" and (message.status == "failed" or not message.content):
                 continue
-            turns.append({"role": message.role, "content": message.content})
-        return turns
+            sent.append(message)
+        return sent
 
     def title_from(self, text: str, limit: int = 48) -> str:
         """A title made from the first user message."""

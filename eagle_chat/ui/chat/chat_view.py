@@ -21,35 +21,25 @@ from PySide6.QtGui import (
     QTextCursor,
     QTextFrameFormat,
 )
-from PySide6.QtWidgets import QMessageBox, QTextBrowser, QWidget
+from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.ui import texts
-from eagle_chat.ui.chat import message_links
+from eagle_chat.ui.chat import message_links, message_parts
+from eagle_chat.ui.chat.background_render import BackgroundRender
 from eagle_chat.ui.chat.markdown_html import (
     SAFE_LINK_SCHEMES,
     render_markdown,
     stable_prefix_end,
+    warm_up,
 )
 from eagle_chat.ui.chat.draft_tint import ChatTint
 from eagle_chat.ui.chat.thinking_block import LINK_PREFIX as THINKING_LINK
 from eagle_chat.ui.chat.thinking_block import ThinkingBlocks
 
 RENDER_COST_FACTOR = 8.0
+FIRST_DRAW_CHARS = 2_500  # newest messages drawn at once on opening (about a screen); the rest follow
 MIN_RENDER_INTERVAL_S = 0.05
-ROLE_LABELS = {"user": "You", "assistant": "EagleChat", "system": "System"}
-STATUS_NOTES = {
-    "stopped": "stopped",
-    "interrupted": "interrupted — the app closed before this reply finished",
-    "failed": "failed",
-    "streaming": "writing…",
-}
-WELCOME = (
-    "<h2>EagleChat</h2><p>Type a message below and press <b>Enter</b> "
-    "(<b>Shift+Enter</b> for a new line, <b>Esc</b> stops a reply).</p>"
-)
-
-
 @dataclass
 class _Streamed:
     """How much of the reply in flight is drawn for good: ``content[:chars]`` is in the document, taking
@@ -96,10 +86,17 @@ class ChatView(QTextBrowser):
         self._highlight_timer.timeout.connect(self._highlight_finished)
         self.confirm_links = True
         self.drafted = ChatTint(self)  # tints text from accepted draft tokens after each drawn stretch
+        self._background = BackgroundRender(self)  # older messages and code colours, between frames
+        self._conversation: Conversation | None = None
+        self._memory_start: int | None = None  # id of the first message the model's context still held
+        warm_up()  # while the window is built, not when the first code block is drawn
         self.show_conversation(None)
 
     # --- public API -----------------------------------------------------------------------------
     def show_conversation(self, conversation: Conversation | None) -> None:
+        """Show ``conversation``: its newest messages at once, uncoloured; older messages, then code
+        colours, are drawn between frames (``loading()`` says whether that is still going on)."""
+        self._background.cancel()
         self._frames.clear()
         self._messages.clear()
         self._code_blocks.clear()
@@ -109,29 +106,36 @@ class ChatView(QTextBrowser):
         self._conversation = conversation
         self.clear()
         if conversation is None or not conversation.messages:
-            self.setHtml(WELCOME)
+            self.setHtml(message_parts.WELCOME)
             self._welcome = True
             return
         self._welcome = False
-        for message in conversation.messages:
-            self.append_message(message)
+        memory = conversation.memory_start()
+        self._memory_start = memory.id if memory is not None else None
+        messages = list(conversation.messages)
+        first, chars = len(messages), 0
+        while first > 0 and (chars < FIRST_DRAW_CHARS or len(messages) - first < 2):
+            first -= 1
+            chars += len(messages[first].content)
+        for message in messages[first:]:  # uncoloured: Pygments is the costliest part of a render
+            self.append_message(message, highlight=False)
+        for message in reversed(messages[first:]):
+            self._background.add(self._colour, message)
+        for message in reversed(messages[:first]):  # older ones above, newest first, coloured at once
+            self._background.add(self._prepend, message)
 
-    def append_message(self, message: Message) -> None:
+    def loading(self) -> bool:
+        """True while older messages or code colours of the open conversation are still being drawn."""
+        return self._background.busy()
+
+    def append_message(self, message: Message, *, highlight: bool | None = None) -> None:
         if getattr(self, "_welcome", False):
             self.clear()
             self._welcome = False
         previous = next(reversed(self._messages.values()), None)
         if previous is not None and message_links.offers_continue(previous):
             self._render(previous)  # no longer the last message: no more "Continue" under it
-        cursor = QTextCursor(self.document())
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        frame_format = QTextFrameFormat()
-        frame_format.setBottomMargin(10)
-        frame_format.setPadding(4)
-        frame = cursor.insertFrame(frame_format)
-        self._frames[message.id] = frame
-        self._messages[message.id] = message
-        self._render(message)
+        self._insert(message, at_start=False, highlight=highlight)
         self._scroll_to_end()
 
     def update_message(self, message: Message) -> None:
@@ -159,6 +163,7 @@ class ChatView(QTextBrowser):
         if self._code_blocks.get(message.id):
             self._unhighlighted[message.id] = message
             self._highlight_timer.start(0)
+        self._follow_memory_start()
         self._scroll_to_end()
 
     def redraw(self) -> None:
@@ -178,6 +183,45 @@ class ChatView(QTextBrowser):
         return self._messages.get(message_id)
 
     # --- internals ----------------------------------------------------------------------------------
+    def _insert(self, message: Message, *, at_start: bool, highlight: bool | None = None) -> None:
+        """A frame for ``message`` at the end, or above all others (an older message drawn later)."""
+        bar = self.verticalScrollBar()
+        at_end, offset = self._at_end(), bar.maximum() - bar.value()
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.Start if at_start else QTextCursor.MoveOperation.End)
+        frame_format = QTextFrameFormat()
+        frame_format.setBottomMargin(10)
+        frame_format.setPadding(4)
+        frame = cursor.insertFrame(frame_format)
+        self._frames[message.id] = frame
+        self._messages[message.id] = message
+        self._render(message, highlight=highlight)
+        if at_start:  # keep what the reader is looking at where it is
+            bar.setValue(bar.maximum() if at_end else bar.maximum() - offset)
+
+    def _prepend(self, message: Message) -> None:
+        self._insert(message, at_start=True)
+
+    def _colour(self, message: Message) -> None:
+        """Draw a finished message again with its code coloured (a background job)."""
+        if self._messages.get(message.id) is message and self._code_blocks.get(message.id) \
+                and message.status != "streaming":
+            bar = self.verticalScrollBar()
+            at_end, offset = self._at_end(), bar.maximum() - bar.value()
+            self._render(message)
+            bar.setValue(bar.maximum() if at_end else bar.maximum() - offset)
+
+    def _follow_memory_start(self) -> None:
+        """Move the "not sent to the model" mark to where the latest reply's context began."""
+        memory = self._conversation.memory_start() if self._conversation is not None else None
+        new = memory.id if memory is not None else None
+        if new == self._memory_start:
+            return
+        old, self._memory_start = self._memory_start, new
+        for message_id in (old, new):
+            if message_id in self._frames:
+                self._render(self._messages[message_id])
+
     def _highlight_finished(self) -> None:
         pending, self._unhighlighted = self._unhighlighted, {}
         at_end = self._at_end()
@@ -276,7 +320,7 @@ class ChatView(QTextBrowser):
         cursor.insertHtml(head + body + foot)
         if message.stats is not None:
             tip = QTextCharFormat()
-            tip.setToolTip(_stats_tooltip(message))
+            tip.setToolTip(message_parts.stats_tooltip(message))
             cursor.setPosition(frame.firstPosition())
             cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeCharFormat(tip)
@@ -285,13 +329,7 @@ class ChatView(QTextBrowser):
         cursor.endEditBlock()
 
     def _head(self, message: Message) -> str:
-        role = ROLE_LABELS.get(message.role, message.role)
-        colour = "#1d4ed8" if message.role == "user" else "#047857"
-        note = STATUS_NOTES.get(message.status, "")
-        head = f'<p><b style="color:{colour};">{role}</b>' + message_links.switcher(self._conversation, message)
-        if note:
-            head += f' <span style="color:#b45309;">({html.escape(note)})</span>'
-        return head + "</p>"
+        return message_parts.head_html(message, self._conversation, memory_start=self._memory_start)
 
     def _on_anchor(self, url: QUrl) -> None:
         target = url.toString()
@@ -314,17 +352,9 @@ class ChatView(QTextBrowser):
         if not target.lower().startswith(SAFE_LINK_SCHEMES):
             self.sig_link_refused.emit(target)
             return
-        if self.confirm_links:
-            answer = QMessageBox.question(
-                self,
-                "Open link?",
-                f"The model's reply links to:\n\n{target}\n\nOpen it in your browser?",
-                QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Cancel,
-            )
-            if answer != QMessageBox.StandardButton.Open:
-                self.sig_link_refused.emit(target)
-                return
+        if self.confirm_links and not message_parts.confirm_link(self, target):
+            self.sig_link_refused.emit(target)
+            return
         QDesktopServices.openUrl(url)
 
     def _toggle_thinking(self, message_id: int) -> None:
@@ -361,24 +391,3 @@ def _insert_blocks(cursor: QTextCursor, fragment: str) -> None:
     if cursor.block().length() > 1:  # not an empty block: start a plain new one
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
     cursor.insertHtml(fragment)
-
-
-def _stats_tooltip(message: Message) -> str:
-    s = message.stats
-    rows = [
-        ("Mode", s.mode + (f" (K={s.num_assistant_tokens})" if s.mode == "speculative" else "")),
-        ("Device", s.device),
-        ("Tokens/s", f"{s.tokens_per_s:.1f}"),
-        ("Time to first token", f"{s.ttft_ms:.0f} ms"),
-        ("Time per token", f"{s.tpot_ms:.2f} ms"),
-        ("Generated / prompt tokens", f"{s.generated_tokens} / {s.input_tokens}"),
-    ]
-    if s.thinking_tokens is not None:
-        rows.append(("Thinking / answer tokens", f"{s.thinking_tokens} / {s.answer_tokens}"))
-    if s.mode == "speculative":
-        rows.append(("Accepted / drafted", f"{s.accepted_tokens} / {s.draft_tokens}"))
-        if s.acceptance is not None:
-            rows.append(("Acceptance", f"{s.acceptance:.0%}"))
-        if s.tokens_per_step is not None:
-            rows.append(("Tokens per step", f"{s.tokens_per_step:.2f}"))
-    return "\n".join(f"{k}: {v}" for k, v in rows)

@@ -90,6 +90,15 @@ class ConversationList(QWidget):
         self.list.setCurrentItem(item)
         self.list.blockSignals(False)
 
+    def select(self, conversation_id: int | None) -> None:
+        """Show ``conversation_id`` as the current row (none for None) without emitting an open."""
+        item = self._items.get(conversation_id) if conversation_id is not None else None
+        self.list.blockSignals(True)
+        if item is None:
+            self.list.clearSelection()
+        self.list.setCurrentItem(item)
+        self.list.blockSignals(False)
+
     def _item(self, conversation: Conversation) -> QListWidgetItem:
         item = QListWidgetItem(conversation.title)
         item.setData(Qt.ItemDataRole.UserRole, conversation.id)
