@@ -3,23 +3,49 @@
 Durability contract: a user message is on disk before generation starts; the reply in flight is written as
 a "streaming" row and its text saved every few seconds, so a killed app loses at most the last seconds of
 that one reply. On the next start such rows become "interrupted" and keep their partial text.
-A damaged database, or one written by a newer EagleChat, is never overwritten: it is moved aside to a
-backup and a fresh one started, and ``notice`` says so for the UI to show.
+
+What may move the history aside, and what may not (see :mod:`store_errors`): only a file SQLite calls
+damaged (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``, a failed quick check) or one written by a newer EagleChat is
+moved to a backup, with ``notice`` saying so. A database another program has locked, or one that cannot be
+opened, is never touched: ``problem`` says why, writes are queued (:mod:`pending`) and :meth:`flush` — which
+the UI calls on a timer — writes them once the file is free. No call waits more than ``BUSY_TIMEOUT_S`` for
+a lock, so the GUI thread never stalls for more than a frame.
+
+Search uses an FTS5 trigram index of message text kept up to date by triggers (substring matches, like
+the ``LIKE '%x%'`` it replaces, at index speed).
 """
 
 from __future__ import annotations
 
-import json
+import logging
 import sqlite3
 import time
+from dataclasses import asdict
 from pathlib import Path
 
-from eagle_chat.core.files import move_aside
+from eagle_chat.core.files import move_aside, write_json_atomic
 from eagle_chat.core.generation.metrics import GenerationStats
+from eagle_chat.core.storage import pending as ops
+from eagle_chat.core.storage import sql
 from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.core.storage.pending import Pending
+from eagle_chat.core.storage.store_errors import (
+    StoreBusyError,
+    StoreError,
+    StoreStuckError,
+    StoreUnavailableError,
+    is_transient,
+    kind_of,
+    reason_text,
+)
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 0.008  # the longest one call waits for another program's lock: under a 60 Hz frame
+CLOSE_TIMEOUT_S = 2.0  # on close, how long to wait for a lock before unsaved changes go to a JSON file
 
+_INDEX_MARK = "-- search index"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
     id INTEGER PRIMARY KEY,
@@ -39,104 +65,95 @@ CREATE TABLE IF NOT EXISTS messages (
     created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
+-- search index: message text by trigrams (needs SQLite >= 3.34 with FTS5; without it search uses LIKE)
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
+    content, content='messages', content_rowid='id', tokenize='trigram'
+);
+CREATE TRIGGER IF NOT EXISTS messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_fts_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_fts_update AFTER UPDATE OF content ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+    INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+END;
 """
 
 
 class ConversationStore:
     """All conversations of one user, in one SQLite file. Use from one thread (the GUI thread)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S):
         self.path = Path(path)
-        self.notice: str | None = None
-        self._db = self._open()
-        self.recovered_interrupted = self._mark_interrupted()
+        self.notice: str | None = None  # the file was moved aside at open (damaged, or from a newer version)
+        self.problem: StoreError | None = None  # why the file cannot be read or written right now
+        self.recovered_interrupted = 0
+        self.ids_changed = False  # queued rows got new ids when written (another program took theirs)
+        self._timeout = busy_timeout_s
+        self._db: sqlite3.Connection | None = None
+        self._search_index = False
+        self._pending = Pending()
+        self._reserved = {"conversations": 0, "messages": 0}
+        self._open()
+
+    @property
+    def available(self) -> bool:
+        """The file is open (readable); writes may still be queued behind another program's lock."""
+        return self._db is not None
+
+    @property
+    def unsaved(self) -> bool:
+        """Some changes are only in memory yet (see ``problem``); :meth:`flush` writes them."""
+        return bool(self._pending)
 
     # --- conversations -------------------------------------------------------------------------
     def list_conversations(self, search: str = "") -> list[Conversation]:
-        """Newest first, without messages; ``search`` matches titles and message text."""
-        if search.strip():
-            pattern = f"%{_escape_like(search.strip())}%"
-            rows = self._db.execute(
-                "SELECT DISTINCT c.* FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id "
-                "WHERE c.title LIKE ? ESCAPE '\\' OR m.content LIKE ? ESCAPE '\\' ORDER BY c.updated DESC",
-                (pattern, pattern),
-            )
-        else:
-            rows = self._db.execute("SELECT * FROM conversations ORDER BY updated DESC")
-        return [_conversation(row) for row in rows]
+        """Newest first, without messages; ``search`` matches titles, and message text from 3 characters."""
+        rows = self._read(
+            lambda db: [sql.conversation(r) for r in sql.search_rows(db, search, indexed=self._search_index)], []
+        )
+        return self._pending.merge_list(rows, search) if self._pending else rows
 
     def create_conversation(self, title: str = "New conversation", system_prompt: str = "") -> Conversation:
         now = time.time()
-        with self._db:
-            cur = self._db.execute(
-                "INSERT INTO conversations (title, system_prompt, created, updated) VALUES (?, ?, ?, ?)",
-                (title, system_prompt, now, now),
-            )
-        return Conversation(title=title, system_prompt=system_prompt, id=cur.lastrowid, created=now, updated=now)
+        conversation = Conversation(title=title, system_prompt=system_prompt, created=now, updated=now)
+        self._write(ops.InsertConversation(conversation))
+        return conversation
 
     def load_conversation(self, conversation_id: int) -> Conversation | None:
-        row = self._db.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
-        if row is None:
+        if conversation_id in self._pending.deleted:
             return None
-        conversation = _conversation(row)
-        conversation.messages = [
-            _message(r)
-            for r in self._db.execute(
-                "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id", (conversation_id,)
-            )
-        ]
-        return conversation
+        if conversation_id in self._pending.conversations:
+            return self._pending.conversations[conversation_id]
+        return self._read(lambda db: self._load(db, conversation_id), None)
 
     def update_conversation(self, conversation: Conversation) -> None:
         conversation.updated = time.time()
-        with self._db:
-            self._db.execute(
-                "UPDATE conversations SET title = ?, system_prompt = ?, updated = ? WHERE id = ?",
-                (conversation.title, conversation.system_prompt, conversation.updated, conversation.id),
-            )
+        self._write(ops.UpdateConversation(conversation))
 
     def rename_conversation(self, conversation_id: int, title: str) -> None:
-        with self._db:
-            self._db.execute("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
+        conversation = self.load_conversation(conversation_id)
+        if conversation is not None:
+            conversation.title = title
+            self._write(ops.UpdateConversation(conversation))
 
     def delete_conversation(self, conversation_id: int) -> None:
-        with self._db:
-            self._db.execute("DELETE FROM messages WHERE conversation_id = ?", (conversation_id,))
-            self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+        conversation = self._pending.conversations.get(conversation_id) or Conversation(id=conversation_id)
+        self._write(ops.DeleteConversation(conversation))
 
     # --- messages ------------------------------------------------------------------------------
     def add_message(self, conversation: Conversation, message: Message) -> Message:
-        """Append ``message`` to ``conversation`` and write it through at once."""
-        with self._db:
-            cur = self._db.execute(
-                "INSERT INTO messages (conversation_id, role, content, status, stats, error, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    conversation.id,
-                    message.role,
-                    message.content,
-                    message.status,
-                    _stats_json(message.stats),
-                    message.error,
-                    message.created,
-                ),
-            )
-            conversation.updated = time.time()
-            self._db.execute(
-                "UPDATE conversations SET updated = ?, title = ? WHERE id = ?",
-                (conversation.updated, conversation.title, conversation.id),
-            )
-        message.id = cur.lastrowid
+        """Append ``message`` to ``conversation`` and write it through at once (or queue it, see above)."""
+        conversation.updated = time.time()
+        self._write(ops.InsertMessage(conversation, message))
         conversation.messages.append(message)
         return message
 
     def update_message(self, message: Message) -> None:
         """Write a message's current text, status, stats and error."""
-        with self._db:
-            self._db.execute(
-                "UPDATE messages SET content = ?, status = ?, stats = ?, error = ? WHERE id = ?",
-                (message.content, message.status, _stats_json(message.stats), message.error, message.id),
-            )
+        self._write(ops.UpdateMessage(message))
 
     def message_stats(self, conversation_id: int) -> list[tuple[Message, GenerationStats]]:
         """Every assistant message of a conversation that has stats (for export)."""
@@ -145,90 +162,245 @@ class ConversationStore:
             return []
         return [(m, m.stats) for m in conversation.messages if m.stats is not None]
 
+    # --- waiting for the file ------------------------------------------------------------------
+    def flush(self, timeout_s: float | None = None) -> bool:
+        """Open the file if it could not be opened, write queued changes; True when nothing is unsaved.
+
+        Waits at most ``timeout_s`` (default ``BUSY_TIMEOUT_S``) for a lock; call again later on False."""
+        if self._db is None and not self._reopen():
+            return False
+        if not self._pending:
+            return self._can_write()
+        db = self._db
+        if timeout_s is not None:
+            db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
+        try:
+            if self._pending.migrate:
+                self._search_index = self._migrate(db)
+                self._pending.migrate = False
+            self._apply_queued(db)
+        except sqlite3.DatabaseError as error:
+            if kind_of(error) == "other":
+                raise
+            self._note(error)
+            return False
+        finally:
+            if timeout_s is not None:
+                db.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
+        log.info("wrote %d queued change(s) to %s", len(self._pending.ops), self.path)
+        self._pending.clear()
+        self.problem = None
+        return True
+
     def close(self) -> None:
+        """Close the file; changes still unsaved after ``CLOSE_TIMEOUT_S`` are kept in a JSON file beside it."""
+        if self._pending and not self.flush(CLOSE_TIMEOUT_S):
+            self._save_unsaved()
         if self._db is not None:
             self._db.close()
             self._db = None
 
-    # --- opening and recovery ------------------------------------------------------------------
-    def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+    # --- reading and writing -------------------------------------------------------------------
+    def _read(self, read, fallback):
+        if self._db is None:
+            return fallback
         try:
-            return self._connect_and_migrate()
-        except _NewerSchema as newer:
-            backup = self._move_aside("newer")
-            self.notice = (
-                f"Your conversations were saved by a newer EagleChat (database version {newer.version}, this "
-                f"one reads {SCHEMA_VERSION}). They were kept unchanged in {backup}; update EagleChat to see "
-                "them again. A new, empty history was started."
-            )
+            return read(self._db)
         except sqlite3.DatabaseError as error:
-            backup = self._move_aside("corrupt")
-            self.notice = (
-                f"The conversation database could not be read ({error}). It was kept in {backup} for "
-                "recovery, and a new, empty history was started."
-            )
-        return self._connect_and_migrate()
+            if kind_of(error) == "other":
+                raise
+            self._note(error)
+            return fallback
 
-    def _connect_and_migrate(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level="DEFERRED")
+    def _write(self, op: ops.Op) -> None:
+        if self._db is not None and not self._pending:
+            try:
+                with self._db:
+                    op.apply(self._db)
+                self.problem = None
+                return
+            except sqlite3.DatabaseError as error:
+                if kind_of(error) == "other":
+                    raise
+                for obj in op.inserts:
+                    obj.id = None
+                self._note(error)
+        for obj in op.inserts:
+            if obj.id is None:
+                obj.id = self._next_id("conversations" if isinstance(obj, Conversation) else "messages")
+        self._pending.add(op)
+
+    def _apply_queued(self, db: sqlite3.Connection) -> None:
+        try:
+            with db:
+                for op in self._pending.ops:
+                    op.apply(db)
+        except sqlite3.IntegrityError:
+            # Another program added rows under the ids handed out meanwhile: let SQLite choose new ones.
+            for obj in self._pending.inserted_objects():
+                obj.id = None
+            self.ids_changed = True
+            with db:
+                for op in self._pending.ops:
+                    op.apply(db)
+
+    def _can_write(self) -> bool:
+        """Take and drop the write lock (at most ``BUSY_TIMEOUT_S``): clears or sets ``problem``."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.rollback()
+        except sqlite3.DatabaseError as error:
+            if kind_of(error) == "other":
+                raise
+            self._note(error)
+            return False
+        self.problem = None
+        return True
+
+    def _next_id(self, table: str) -> int:
+        """An id for a row written later: above every id in the file and every id handed out."""
+        newest = self._read(lambda db: db.execute(f"SELECT max(id) FROM {table}").fetchone()[0], None)
+        if newest is None and self._db is None:
+            newest = int(time.time() * 1000)  # the file is unreadable: clear of any id it can hold
+        self._reserved[table] = max(self._reserved[table], newest or 0) + 1
+        return self._reserved[table]
+
+    def _note(self, error: BaseException) -> None:
+        if self.problem is None:
+            log.warning("conversation database %s: %s", self.path, reason_text(error))
+        if self._db is None:
+            self.problem = StoreUnavailableError(self.path, reason_text(error))
+        else:
+            self.problem = StoreBusyError(self.path, reason_text(error))
+
+    def _load(self, db: sqlite3.Connection, conversation_id: int) -> Conversation | None:
+        row = db.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+        if row is None:
+            return None
+        conversation = sql.conversation(row)
+        rows = db.execute("SELECT * FROM messages WHERE conversation_id = ? ORDER BY id", (conversation_id,))
+        conversation.messages = [sql.message(r, interrupted=self._pending.interrupt) for r in rows]
+        return conversation
+
+    # --- opening and recovery ------------------------------------------------------------------
+    def _open(self) -> None:
+        """Open the file; on failure set ``problem`` (and move the file aside only if it is damaged)."""
+        try:
+            self._db = self._connect()
+            return
+        except sql.NewerSchema as newer:
+            tag, reason = "newer", f"database version {newer.version}"
+        except sql.Damaged as damaged:
+            tag, reason = "corrupt", damaged.reason
+        except (sqlite3.DatabaseError, OSError) as error:
+            if isinstance(error, sqlite3.DatabaseError) and kind_of(error) == "damaged":
+                tag, reason = "corrupt", reason_text(error)
+            elif isinstance(error, OSError) or is_transient(error):
+                self._note(error)  # locked or unopenable: touch nothing, try again later
+                return
+            else:
+                raise
+        backup = move_aside(self.path, tag, companions=("-wal", "-shm"))
+        if backup is None:  # e.g. Windows: another program holds the file open
+            log.error("conversation database %s is %s but could not be moved aside", self.path, reason)
+            self.problem = StoreStuckError(self.path, reason, "it is in use or the folder is read-only")
+            return
+        log.warning("conversation database %s moved aside to %s (%s)", self.path, backup, reason)
+        self.notice = _moved_notice(tag, reason, backup)
+        try:
+            self._db = self._connect()
+        except (sqlite3.DatabaseError, OSError, sql.Damaged, sql.NewerSchema) as error:
+            self._note(error)
+
+    def _reopen(self) -> bool:
+        queued = self._pending
+        self._pending = Pending()
+        self._open()
+        if self._db is None:
+            self._pending = queued
+            return False
+        for op in queued.ops:  # after the file's own recovery (interrupted rows), in their order
+            self._pending.add(op)
+        return True
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=self._timeout, isolation_level="DEFERRED")
         try:
             db.row_factory = sqlite3.Row
+            db.execute("PRAGMA foreign_keys=ON")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise _NewerSchema(version)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA foreign_keys=ON")
-            db.executescript(_SCHEMA)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("SELECT count(*) FROM messages").fetchone()
+                raise sql.NewerSchema(version)
             quick = db.execute("PRAGMA quick_check").fetchone()[0]
             if quick != "ok":
-                raise sqlite3.DatabaseError(f"integrity check failed: {quick}")
+                raise sql.Damaged(f"integrity check failed: {quick}")
+            self._db = db  # readable: from here on a lock only queues writes
+            try:
+                self._search_index = self._migrate(db)
+            except sqlite3.DatabaseError as error:
+                if not is_transient(error) or sql.missing(db, _SCHEMA.split(_INDEX_MARK)[0]):
+                    raise
+                self._note(error)  # the tables are there: read them now, finish the migration later
+                self._pending.migrate, self._search_index = True, False
+            db.execute("PRAGMA synchronous=NORMAL")
+            streaming = db.execute("SELECT count(*) FROM messages WHERE status = 'streaming'").fetchone()[0]
+            self.recovered_interrupted = streaming
+            if streaming:
+                self._write(ops.MarkInterrupted())
+            elif not self._pending:
+                self._can_write()  # say so at once when another program holds the write lock
             return db
         except BaseException:
+            self._db = None
             db.close()
             raise
 
-    def _move_aside(self, reason: str) -> Path | None:
-        return move_aside(self.path, reason, companions=("-wal", "-shm"))
+    def _migrate(self, db: sqlite3.Connection) -> bool:
+        """Bring the schema (and the search index) up to date; True if the search index is usable."""
+        if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            db.execute("PRAGMA journal_mode=WAL")
+        for script in (_SCHEMA, _SCHEMA.split(_INDEX_MARK)[0]):
+            indexed = script is _SCHEMA
+            missing = sql.missing(db, script)
+            rebuild = indexed and ("messages_fts" in missing or sql.index_empty(db))
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if not missing and not rebuild and version == SCHEMA_VERSION:
+                return indexed
+            fill = "INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');" if rebuild else ""
+            try:
+                db.executescript(
+                    f"BEGIN IMMEDIATE;\n{script}\n{fill}\nPRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;"
+                )
+                return indexed
+            except sqlite3.OperationalError as error:
+                if db.in_transaction:
+                    db.rollback()
+                text = str(error)
+                if not indexed or not ("fts5" in text or "tokenizer" in text):
+                    raise
+                log.warning("no FTS5 trigram search in this SQLite (%s); search scans the text", text)
+        return False
 
-    def _mark_interrupted(self) -> int:
-        with self._db:
-            cur = self._db.execute("UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'")
-        return cur.rowcount
-
-
-class _NewerSchema(Exception):
-    def __init__(self, version: int):
-        super().__init__(version)
-        self.version = version
-
-
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _stats_json(stats: GenerationStats | None) -> str | None:
-    return json.dumps(stats.to_dict()) if stats is not None else None
-
-
-def _conversation(row: sqlite3.Row) -> Conversation:
-    return Conversation(
-        title=row["title"], system_prompt=row["system_prompt"], id=row["id"], created=row["created"],
-        updated=row["updated"],
-    )
-
-
-def _message(row: sqlite3.Row) -> Message:
-    stats = None
-    if row["stats"]:
+    def _save_unsaved(self) -> None:
+        unsaved = self.path.with_name(f"{self.path.name}.unsaved-{time.strftime('%Y%m%d-%H%M%S')}.json")
+        conversations = [asdict(c) for c in self._pending.conversations.values()]
         try:
-            stats = GenerationStats.from_dict(json.loads(row["stats"]))
-        except (ValueError, TypeError):
-            stats = None
-    return Message(
-        role=row["role"], content=row["content"], id=row["id"], created=row["created"], status=row["status"],
-        stats=stats, error=row["error"],
+            write_json_atomic(unsaved, {"database": str(self.path), "conversations": conversations})
+            log.error("database still unavailable on close; %d conversation(s) saved to %s",
+                      len(conversations), unsaved)
+        except OSError:
+            log.exception("database unavailable on close and %s could not be written", unsaved)
+
+
+def _moved_notice(tag: str, reason: str, backup: Path) -> str:
+    if tag == "newer":
+        return (
+            f"Your conversations were saved by a newer EagleChat ({reason}, this one reads {SCHEMA_VERSION}). "
+            f"They were kept unchanged in {backup}; update EagleChat to see them again. A new, empty history "
+            "was started."
+        )
+    return (
+        f"The conversation database could not be read ({reason}). It was kept in {backup} for recovery, "
+        "and a new, empty history was started."
     )
