@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
+from eagle_chat.core.files import write_json_atomic
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.storage.conversation import Conversation, Message
 
@@ -156,6 +157,11 @@ class Pending:
             self.ops.append(op)
         op.show(self)
 
+    def save(self, path, database) -> None:
+        """Keep the conversations only held here in a JSON file (when the database never came back)."""
+        conversations = [asdict(c) for c in self.conversations.values()]
+        write_json_atomic(path, {"database": str(database), "conversations": conversations})
+
     def inserted_objects(self) -> list:
         return [obj for op in self.ops for obj in op.inserts]
 
@@ -173,6 +179,15 @@ class Pending:
             if not needle or _matches(conversation, needle, messages=len(needle) >= MIN_TEXT_SEARCH):
                 merged[conversation.id] = conversation
         return sorted(merged.values(), key=lambda c: c.updated, reverse=True)
+
+
+    def filter_ids(self, ids: list[int], search: str) -> set[int]:
+        """Ids matching ``search`` once queued changes count: ``ids`` came from the file."""
+        needle = search.strip().casefold()
+        found = {i for i in ids if i not in self.deleted and i not in self.conversations}
+        messages = len(needle) >= MIN_TEXT_SEARCH
+        found |= {i for i, c in self.conversations.items() if not needle or _matches(c, needle, messages=messages)}
+        return found
 
 
 def _matches(conversation: Conversation, needle: str, *, messages: bool) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from pathlib import Path
 
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.storage.conversation import Conversation, Message
@@ -96,3 +97,19 @@ def message(row: sqlite3.Row, *, interrupted: bool = False) -> Message:
         role=row["role"], content=row["content"], id=row["id"], created=row["created"], status=status,
         stats=stats, error=row["error"],
     )
+
+
+class SearchReader:
+    """A read-only connection of its own, so a search can run on another thread while the GUI thread
+    writes (in WAL mode readers never wait for the writer)."""
+
+    def __init__(self, path):
+        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+        self._db = sqlite3.connect(uri, uri=True, timeout=0.25, check_same_thread=False)
+
+    def matching_ids(self, search: str, *, indexed: bool) -> list[int]:
+        """Ids of the conversations in the file that match ``search``, newest first."""
+        return [row[0] for row in search_rows(self._db, search, indexed=indexed)]
+
+    def close(self) -> None:
+        self._db.close()

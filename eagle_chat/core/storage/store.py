@@ -11,8 +11,8 @@ opened, is never touched: ``problem`` says why, writes are queued (:mod:`pending
 the UI calls on a timer — writes them once the file is free. No call waits more than ``BUSY_TIMEOUT_S`` for
 a lock, so the GUI thread never stalls for more than a frame.
 
-Search uses an FTS5 trigram index of message text kept up to date by triggers (substring matches, like
-the ``LIKE '%x%'`` it replaces, at index speed).
+Search uses an FTS5 trigram index of message text kept up to date by triggers: substring matches, like
+the ``LIKE '%x%'`` it replaces, at index speed, on a connection of its own (:meth:`search_reader`).
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from dataclasses import asdict
 from pathlib import Path
 
-from eagle_chat.core.files import move_aside, write_json_atomic
+from eagle_chat.core.files import move_aside
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.storage import pending as ops
 from eagle_chat.core.storage import sql
@@ -36,6 +35,7 @@ from eagle_chat.core.storage.store_errors import (
     StoreUnavailableError,
     is_transient,
     kind_of,
+    moved_notice,
     reason_text,
 )
 
@@ -108,13 +108,26 @@ class ConversationStore:
         """Some changes are only in memory yet (see ``problem``); :meth:`flush` writes them."""
         return bool(self._pending)
 
-    # --- conversations -------------------------------------------------------------------------
+    # --- conversations and messages ------------------------------------------------------------
     def list_conversations(self, search: str = "") -> list[Conversation]:
         """Newest first, without messages; ``search`` matches titles, and message text from 3 characters."""
         rows = self._read(
             lambda db: [sql.conversation(r) for r in sql.search_rows(db, search, indexed=self._search_index)], []
         )
         return self._pending.merge_list(rows, search) if self._pending else rows
+
+    def search_reader(self) -> sql.SearchReader | None:
+        """A connection for :meth:`SearchReader.matching_ids` on another thread (None: the file is closed)."""
+        return sql.SearchReader(self.path) if self._db is not None else None
+
+    @property
+    def search_indexed(self) -> bool:
+        """Message text is searched through the trigram index (else by scanning it)."""
+        return self._search_index
+
+    def search_matches(self, search: str, ids: list[int]) -> set[int]:
+        """The conversations matching ``search``: ``ids`` found in the file, corrected by queued changes."""
+        return self._pending.filter_ids(ids, search) if self._pending else set(ids)
 
     def create_conversation(self, title: str = "New conversation", system_prompt: str = "") -> Conversation:
         now = time.time()
@@ -143,7 +156,6 @@ class ConversationStore:
         conversation = self._pending.conversations.get(conversation_id) or Conversation(id=conversation_id)
         self._write(ops.DeleteConversation(conversation))
 
-    # --- messages ------------------------------------------------------------------------------
     def add_message(self, conversation: Conversation, message: Message) -> Message:
         """Append ``message`` to ``conversation`` and write it through at once (or queue it, see above)."""
         conversation.updated = time.time()
@@ -195,7 +207,12 @@ class ConversationStore:
     def close(self) -> None:
         """Close the file; changes still unsaved after ``CLOSE_TIMEOUT_S`` are kept in a JSON file beside it."""
         if self._pending and not self.flush(CLOSE_TIMEOUT_S):
-            self._save_unsaved()
+            kept = self.path.with_name(f"{self.path.name}.unsaved-{time.strftime('%Y%m%d-%H%M%S')}.json")
+            try:
+                self._pending.save(kept, self.path)
+                log.error("database still unavailable on close; unsaved conversations are in %s", kept)
+            except OSError:
+                log.exception("database unavailable on close and %s could not be written", kept)
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -306,7 +323,7 @@ class ConversationStore:
             self.problem = StoreStuckError(self.path, reason, "it is in use or the folder is read-only")
             return
         log.warning("conversation database %s moved aside to %s (%s)", self.path, backup, reason)
-        self.notice = _moved_notice(tag, reason, backup)
+        self.notice = moved_notice(tag, reason, backup, SCHEMA_VERSION)
         try:
             self._db = self._connect()
         except (sqlite3.DatabaseError, OSError, sql.Damaged, sql.NewerSchema) as error:
@@ -381,26 +398,3 @@ class ConversationStore:
                     raise
                 log.warning("no FTS5 trigram search in this SQLite (%s); search scans the text", text)
         return False
-
-    def _save_unsaved(self) -> None:
-        unsaved = self.path.with_name(f"{self.path.name}.unsaved-{time.strftime('%Y%m%d-%H%M%S')}.json")
-        conversations = [asdict(c) for c in self._pending.conversations.values()]
-        try:
-            write_json_atomic(unsaved, {"database": str(self.path), "conversations": conversations})
-            log.error("database still unavailable on close; %d conversation(s) saved to %s",
-                      len(conversations), unsaved)
-        except OSError:
-            log.exception("database unavailable on close and %s could not be written", unsaved)
-
-
-def _moved_notice(tag: str, reason: str, backup: Path) -> str:
-    if tag == "newer":
-        return (
-            f"Your conversations were saved by a newer EagleChat ({reason}, this one reads {SCHEMA_VERSION}). "
-            f"They were kept unchanged in {backup}; update EagleChat to see them again. A new, empty history "
-            "was started."
-        )
-    return (
-        f"The conversation database could not be read ({reason}). It was kept in {backup} for recovery, "
-        "and a new, empty history was started."
-    )

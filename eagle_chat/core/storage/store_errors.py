@@ -109,3 +109,17 @@ def reason_text(error: BaseException) -> str:
     name = getattr(error, "sqlite_errorname", None)
     message = str(error) or type(error).__name__
     return f"{message}, {name}" if name and name not in message else message
+
+
+def moved_notice(tag: str, reason: str, backup, schema_version: int) -> str:
+    """What the window says after the file was moved aside at open."""
+    if tag == "newer":
+        return (
+            f"Your conversations were saved by a newer EagleChat ({reason}, this one reads {schema_version}). "
+            f"They were kept unchanged in {backup}; update EagleChat to see them again. A new, empty history "
+            "was started."
+        )
+    return (
+        f"The conversation database could not be read ({reason}). It was kept in {backup} for recovery, "
+        "and a new, empty history was started."
+    )
