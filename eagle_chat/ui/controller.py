@@ -60,7 +60,9 @@ class ChatController(QObject):
     sig_state = Signal(str)
     """The engine's state changed: "empty", "loading", "ready" or "generating"."""
     sig_loaded = Signal(object)
-    """A pipeline is ready: dict with has_draft, supports_thinking, load_time_ms, device, spec."""
+    """The pipeline asked for is ready: dict with load_id, spec, has_draft, supports_thinking, load_time_ms…"""
+    sig_load_failed = Signal(int, str, bool)
+    """A load failed: its id, the reason, and whether a model is still loaded (the one before it)."""
     sig_error = Signal(str)
     """Something failed; a sentence for the user."""
     sig_conversations_changed = Signal()
@@ -85,7 +87,7 @@ class ChatController(QObject):
     sig_draft_free_ready = Signal(bool, str)
     """The draft-free reference pipeline is loaded (True), or could not be (False, the reason)."""
 
-    sig_request_load = Signal(object)
+    sig_request_load = Signal(int, object)
     sig_request_load_draft_free = Signal()
     sig_request_unload_draft_free = Signal()
     sig_request_generate = Signal(int, object, object, object, bool)
@@ -100,6 +102,8 @@ class ChatController(QObject):
         self.state = "empty"
         self.reply: ReplyInFlight | None = None
         self._ids = itertools.count(1)
+        self._load_ids = itertools.count(1)
+        self._load_id: int | None = None  # the load whose result counts; any other is stale
         self._thread = QThread()
         self._thread.setObjectName("GenerationThread")
         self._worker = GenerationWorker()
@@ -113,13 +117,17 @@ class ChatController(QObject):
         self._shut_down = False
 
     # --- public API (GUI thread) -----------------------------------------------------------------
-    def load(self, spec: PipelineSpec) -> None:
-        """Build a pipeline on the worker thread. Refused while a reply is being generated."""
-        if self.reply is not None:
-            self.sig_error.emit("Wait for the reply to finish (or stop it) before loading another model.")
-            return
+    def load(self, spec: PipelineSpec) -> int | None:
+        """Build a pipeline on the worker thread; returns the load's id, matched by ``sig_loaded`` /
+        ``sig_load_failed``. Refused (None) while a reply runs or another load is under way."""
+        if self.reply is not None or self.state == "loading" or self._shut_down:
+            self.sig_error.emit("Wait for the reply to finish (or stop it) before loading another model."
+                                if self.reply is not None else "A model is loading; wait for it first.")
+            return None
+        self._load_id = next(self._load_ids)
         self._set_state("loading")
-        self.sig_request_load.emit(spec)
+        self.sig_request_load.emit(self._load_id, spec)
+        return self._load_id
 
     def send(self, text: str, settings: GenerationSettings) -> bool:
         """Add the user's message to the open conversation and start the reply. False if refused."""
@@ -213,8 +221,9 @@ class ChatController(QObject):
             self.conversation.system_prompt = text
             self.store.update_conversation(self.conversation)
 
-    def shutdown(self) -> None:
-        """Stop any reply, release the pipeline on its thread, end the thread and wait for it."""
+    def begin_shutdown(self) -> None:
+        """Stop any reply and ask the worker to release the pipeline and end its thread; returns at once
+        (``shut_down()`` says when it is over). A load in progress ends first: OpenVINO cannot stop one."""
         if self._shut_down:
             return
         self._shut_down = True
@@ -224,7 +233,14 @@ class ChatController(QObject):
             # Queued after the running request (which the stop flag ends within a step); the worker
             # releases the pipeline on its own thread and quits the thread's loop.
             self.sig_request_shutdown.emit()
-            self._thread.wait()
+
+    def shut_down(self) -> bool:
+        return self._shut_down and not self._thread.isRunning()  # the thread ended after begin_shutdown()
+
+    def shutdown(self) -> None:
+        """Stop any reply, release the pipeline on its thread, end the thread and wait for it."""
+        self.begin_shutdown()
+        self._thread.wait()
         if self.reply is not None:
             self._save_partial(self.reply, status="stopped")
             self.reply = None
@@ -233,7 +249,10 @@ class ChatController(QObject):
     @Slot(object)
     def _on_loaded(self, info: dict) -> None:
         self.loaded = info
+        if info.get("load_id") != self._load_id:
+            return  # a load nobody waits for any more: the worker has it, the window is not told
         self.draft_free_loaded = False  # a new load releases the reference pipeline
+        self._load_id = None
         self._set_state("ready")
         self.sig_loaded.emit(info)
 
@@ -245,11 +264,15 @@ class ChatController(QObject):
             self.sig_error.emit(message)
         self.sig_draft_free_ready.emit(ok, message)
 
-    @Slot(object, str)
-    def _on_load_failed(self, _spec, message: str) -> None:
-        self.loaded = None
-        self._set_state("empty")
-        self.sig_error.emit(message)
+    @Slot(int, str, object)
+    def _on_load_failed(self, load_id: int, message: str, still_loaded: dict | None) -> None:
+        self.loaded = still_loaded
+        self.draft_free_loaded = bool(still_loaded and still_loaded.get("draft_free"))
+        if load_id != self._load_id:
+            return
+        self._load_id = None
+        self._set_state("ready" if still_loaded else "empty")
+        self.sig_load_failed.emit(load_id, message, still_loaded is not None)
 
     @Slot(int, str, int, float)
     def _on_chunk(self, request_id: int, text: str, tokens: int, t: float) -> None:

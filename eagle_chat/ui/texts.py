@@ -106,3 +106,19 @@ def model_label(choice: ModelChoice) -> str:
     if choice.name:
         name = f"{choice.name} ({name})"
     return f"{name} — {TOY_NOTE}" if choice.bundled else name
+
+
+def busy_reason(state: str) -> str | None:
+    """Why the model, device and precision cannot change now (None: they can)."""
+    if state == "generating":
+        return "A reply is being generated: stop it or let it finish before changing the model, device or precision."
+    if state == "loading":
+        return "A model is loading: wait for it before changing the model, device or precision."
+    return None
+
+
+def closing_text(waiting_for: list[str], deadline_s: float | None) -> str:
+    """The notice while the window waits to close: what it waits for, and the bound when there is one."""
+    what = " and ".join(waiting_for)
+    bound = f" (at most {deadline_s:.0f} s)" if deadline_s else ""
+    return f"Closing after {what}{bound}…"

@@ -40,6 +40,7 @@ class ConversationSearch(QObject):
         self._timer.timeout.connect(self._run)
         self._thread: QThread | None = None
         self._worker: _SearchWorker | None = None
+        self._closed = False
 
     def request(self, text: str) -> None:
         """The search box now says ``text``: search once typing pauses (an empty box shows all at once)."""
@@ -59,7 +60,8 @@ class ConversationSearch(QObject):
             self._run()
 
     def shutdown(self) -> None:
-        """End the search thread and wait for it."""
+        """End the search thread and wait for it; later requests are ignored (the window is closing)."""
+        self._closed = True
         self._timer.stop()
         if self._thread is not None:
             self._thread.quit()
@@ -69,6 +71,8 @@ class ConversationSearch(QObject):
 
     @Slot()
     def _run(self) -> None:
+        if self._closed:
+            return
         if self._thread is None:
             self._thread = QThread()
             self._thread.setObjectName("ConversationSearchThread")
