@@ -144,6 +144,36 @@ def test_a_write_lock_held_by_another_process_queues_writes_and_moves_nothing(tm
     assert siblings(path) == []
 
 
+def test_an_old_history_opened_while_locked_is_migrated_once_the_lock_goes(tmp_path, hold_lock):
+    """The first start after an update (the search index is new) while another process writes: the
+    migration must wait too — a lock is not damage, even when the schema needs writing."""
+    path = tmp_path / "c.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(store_module_schema_without_index())
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("INSERT INTO conversations VALUES (1, 'Before the update', '', 0, 0)")
+    db.execute("INSERT INTO messages (conversation_id, role, content, status, created) "
+               "VALUES (1, 'assistant', 'a reply cut off by a crash', 'streaming', 0)")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    db.commit()
+    db.close()
+    release = hold_lock(path, "write")
+    store = ConversationStore(path)
+    assert isinstance(store.problem, StoreBusyError) and store.notice is None and siblings(path) == []
+    assert store.recovered_interrupted == 1
+    assert store.load_conversation(1).messages[0].status == "interrupted"  # as it will be written
+    assert [c.title for c in store.list_conversations("cut off")] == ["Before the update"]  # no index yet
+    release()
+    assert store.flush() and not store.unsaved
+    assert store.search_indexed and [c.id for c in store.list_conversations("cut off")] == [1]
+    store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT status FROM messages").fetchone()[0] == "interrupted"
+    assert db.execute("SELECT count(*) FROM messages_fts_docsize").fetchone()[0] == 1
+    db.close()
+    assert siblings(path) == []
+
+
 def test_an_exclusive_lock_gives_an_empty_view_that_fills_when_it_goes(tmp_path, hold_lock):
     path = tmp_path / "c.sqlite3"
     ids = history(path)

@@ -56,7 +56,8 @@ def test_a_model_openvino_cannot_load_brings_the_previous_one_back(qtbot, open_w
     assert result is not None and result.stats.mode == "speculative"
 
 
-def test_a_model_change_during_a_reply_is_refused_and_changes_nothing(qtbot, open_window, tiny_pair):
+def test_a_model_change_during_a_reply_is_refused_and_changes_nothing(qtbot, open_window, tiny_pair, tmp_path):
+    other = shutil.copytree(tiny_pair[0], tmp_path / "another-model")
     window = open_window()
     window.options.max_tokens.setValue(4000)
     window.binder.flush()
@@ -68,7 +69,7 @@ def test_a_model_change_during_a_reply_is_refused_and_changes_nothing(qtbot, ope
     assert not window.models_menu.menuAction().isEnabled()
     assert "A reply is being generated" in window.models_menu.toolTip()
     # A change that still arrives (a second launch, Get models' "use it", the comparison) is refused whole.
-    assert window.set_model(ModelChoice(tiny_pair[0], None)) is False
+    assert window.set_model(ModelChoice(other, None)) is False
     assert window.set_precision("f32") is False
     assert "Nothing was changed" in window.notice.text()
     assert window.controller.state == "generating" and snapshot(window) == before
