@@ -165,7 +165,7 @@ def test_an_old_history_opened_while_locked_is_migrated_once_the_lock_goes(tmp_p
     assert [c.title for c in store.list_conversations("cut off")] == ["Before the update"]  # no index yet
     release()
     assert store.flush() and not store.unsaved
-    assert store.search_indexed and [c.id for c in store.list_conversations("cut off")] == [1]
+    assert store.wait_for_index(60) and [c.id for c in store.list_conversations("cut off")] == [1]
     store.close()
     db = sqlite3.connect(path)
     assert db.execute("SELECT status FROM messages").fetchone()[0] == "interrupted"
@@ -294,12 +294,33 @@ def test_an_empty_index_is_rebuilt_once_for_an_existing_history(tmp_path):
     db.commit()
     db.close()
     store = ConversationStore(path)
+    assert [c.title for c in store.list_conversations("number 42")] == ["Old"]  # by scanning, or the index
+    late = store.add_message(store.load_conversation(1), Message("user", "written while it fills"))
+    assert store.wait_for_index(60) and store.problem is None  # filled on its own thread; no notice
+    assert store.flush() and not store.unsaved
     assert [c.title for c in store.list_conversations("number 42")] == ["Old"]
-    assert store._db.execute("SELECT count(*) FROM messages_fts_docsize").fetchone()[0] == 50
+    assert [c.title for c in store.list_conversations("while it fills")] == ["Old"]
+    assert store._db.execute("SELECT count(*) FROM messages_fts_docsize").fetchone()[0] == 51
     store.close()
+    assert late.id is not None
+    again = ConversationStore(path)
+    assert again._indexer is None  # once only
+    again.close()
 
 
 def store_module_schema_without_index():
     from eagle_chat.core.storage import store as store_module
 
     return store_module._SCHEMA.split(store_module._INDEX_MARK)[0]
+
+
+def test_without_the_trigram_tokenizer_search_scans_the_text(tmp_path, monkeypatch):
+    from eagle_chat.core.storage import store as store_module
+
+    monkeypatch.setattr(store_module, "_SCHEMA", store_module._SCHEMA.replace("'trigram'", "'no_such_tokenizer'"))
+    store = ConversationStore(tmp_path / "c.sqlite3")  # e.g. an SQLite built without FTS5
+    assert store.available and not store.search_indexed
+    conversation = store.create_conversation("Plain")
+    store.add_message(conversation, Message("user", "find me by scanning"))
+    assert [c.title for c in store.list_conversations("by scann")] == ["Plain"]
+    store.close()

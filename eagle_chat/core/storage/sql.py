@@ -1,15 +1,21 @@
-"""The store's SQL that is not about keeping data safe: search, rows to objects, schema checks."""
+"""The store's SQL that is not about keeping data safe: search and its index, rows to objects, schema
+checks."""
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.pending import MIN_TEXT_SEARCH
+
+log = logging.getLogger(__name__)
 
 _OBJECT = re.compile(r"CREATE (?:VIRTUAL )?(?:TABLE|INDEX|TRIGGER) IF NOT EXISTS (\w+)")
 
@@ -58,19 +64,76 @@ def search_rows(db: sqlite3.Connection, search: str, *, indexed: bool):
     )
 
 
+def migrate(db: sqlite3.Connection, schema: str, without_index: str, version: int) -> bool:
+    """Bring the file to ``schema`` at ``version`` (WAL, one transaction, only when something is missing);
+    where SQLite has no FTS5 trigram tokenizer, to ``without_index``. True if the search index is there.
+    An index created over an existing history is filled later, by an :class:`IndexBuilder`."""
+    if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        db.execute("PRAGMA journal_mode=WAL")
+    for script in (schema, without_index):
+        indexed = script is schema
+        if not missing(db, script) and db.execute("PRAGMA user_version").fetchone()[0] == version:
+            return indexed
+        try:
+            db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {version};\nCOMMIT;")
+            return indexed
+        except sqlite3.OperationalError as error:
+            if db.in_transaction:
+                db.rollback()
+            if not indexed or not ("fts5" in str(error) or "tokenizer" in str(error)):
+                raise
+            log.warning("no FTS5 trigram search in this SQLite (%s); search scans the text", error)
+    return False
+
+
 def missing(db: sqlite3.Connection, script: str) -> set[str]:
     """Names of the tables, indexes and triggers ``script`` creates that the file does not have."""
     present = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
     return set(_OBJECT.findall(script)) - present
 
 
-def index_empty(db: sqlite3.Connection) -> bool:
-    """The search index exists but holds nothing while there are messages (it is then rebuilt once)."""
-    try:
-        indexed = db.execute("SELECT 1 FROM messages_fts_docsize LIMIT 1").fetchone()
-    except sqlite3.OperationalError:
-        return False  # not created yet: the migration creates and fills it
-    return indexed is None and db.execute("SELECT 1 FROM messages LIMIT 1").fetchone() is not None
+def index_incomplete(db: sqlite3.Connection) -> bool:
+    """The search index holds fewer messages than there are: a history written before the index existed
+    (or a fill cut short by closing). It is then filled once, by :class:`IndexBuilder`."""
+    indexed = db.execute("SELECT count(*) FROM messages_fts_docsize").fetchone()[0]
+    return indexed < db.execute("SELECT count(*) FROM messages").fetchone()[0]
+
+
+class IndexBuilder:
+    """Fills the search index on a thread with a connection of its own (40,000 messages took 20-30 s here,
+    which at open would have frozen the first start after an update). It holds the write lock meanwhile:
+    the store queues its writes and search scans the text until it is done. ``stop`` interrupts it (the
+    fill is one transaction: nothing half-done remains, and the next start fills again)."""
+
+    def __init__(self, path):
+        self.done = False
+        self._db = sqlite3.connect(path, timeout=30, check_same_thread=False)
+        self._thread = threading.Thread(target=self._fill, name="search-index", daemon=False)
+        self._thread.start()
+
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self._thread.join(timeout)
+        return self.done
+
+    def stop(self) -> None:
+        if self._thread.is_alive():
+            self._db.interrupt()
+        self._thread.join()
+        self._db.close()
+
+    def _fill(self) -> None:
+        started = time.perf_counter()
+        try:
+            with self._db:
+                self._db.execute("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')")
+        except sqlite3.Error as error:
+            log.warning("the search index was not filled (%s); search scans the text meanwhile", error)
+            return
+        self.done = True
+        log.info("search index filled in %.1f s", time.perf_counter() - started)
 
 
 def escape_like(text: str) -> str:

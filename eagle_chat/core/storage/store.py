@@ -11,8 +11,8 @@ opened, is never touched: ``problem`` says why, writes are queued (:mod:`pending
 the UI calls on a timer — writes them once the file is free. No call waits more than ``BUSY_TIMEOUT_S`` for
 a lock, so the GUI thread never stalls for more than a frame.
 
-Search uses an FTS5 trigram index of message text kept up to date by triggers: substring matches, like
-the ``LIKE '%x%'`` it replaces, at index speed, on a connection of its own (:meth:`search_reader`).
+Search: an FTS5 trigram index kept by triggers (substring matches, like the ``LIKE '%x%'`` it replaces),
+read on a connection of its own (:meth:`search_reader`), filled for an older history in the background.
 """
 
 from __future__ import annotations
@@ -94,25 +94,24 @@ class ConversationStore:
         self._timeout = busy_timeout_s
         self._db: sqlite3.Connection | None = None
         self._search_index = False
+        self._indexer: sql.IndexBuilder | None = None
         self._pending = Pending()
         self._reserved = {"conversations": 0, "messages": 0}
         self._open()
 
     @property
     def available(self) -> bool:
-        """The file is open (readable); writes may still be queued behind another program's lock."""
-        return self._db is not None
+        return self._db is not None  # readable; writes may still be queued behind another program's lock
 
     @property
     def unsaved(self) -> bool:
-        """Some changes are only in memory yet (see ``problem``); :meth:`flush` writes them."""
-        return bool(self._pending)
+        return bool(self._pending)  # some changes are only in memory yet; flush() writes them
 
     # --- conversations and messages ------------------------------------------------------------
     def list_conversations(self, search: str = "") -> list[Conversation]:
         """Newest first, without messages; ``search`` matches titles, and message text from 3 characters."""
         rows = self._read(
-            lambda db: [sql.conversation(r) for r in sql.search_rows(db, search, indexed=self._search_index)], []
+            lambda db: [sql.conversation(r) for r in sql.search_rows(db, search, indexed=self.search_indexed)], []
         )
         return self._pending.merge_list(rows, search) if self._pending else rows
 
@@ -122,12 +121,17 @@ class ConversationStore:
 
     @property
     def search_indexed(self) -> bool:
-        """Message text is searched through the trigram index (else by scanning it)."""
-        return self._search_index
+        """Message text is searched through the trigram index (else by scanning it, e.g. while it fills)."""
+        return self._search_index and (self._indexer is None or self._indexer.done)
+
+    def wait_for_index(self, timeout: float | None = None) -> bool:
+        """Block until the search index is filled (tests and benchmarks); True once it is usable."""
+        if self._indexer is not None:
+            self._indexer.wait(timeout)
+        return self.search_indexed
 
     def search_matches(self, search: str, ids: list[int]) -> set[int]:
-        """The conversations matching ``search``: ``ids`` found in the file, corrected by queued changes."""
-        return self._pending.filter_ids(ids, search) if self._pending else set(ids)
+        return self._pending.filter_ids(ids, search) if self._pending else set(ids)  # ids from the file + queue
 
     def create_conversation(self, title: str = "New conversation", system_prompt: str = "") -> Conversation:
         now = time.time()
@@ -190,6 +194,7 @@ class ConversationStore:
             if self._pending.migrate:
                 self._search_index = self._migrate(db)
                 self._pending.migrate = False
+                self._fill_index_if_needed(db)
             self._apply_queued(db)
         except sqlite3.DatabaseError as error:
             if kind_of(error) == "other":
@@ -206,6 +211,8 @@ class ConversationStore:
 
     def close(self) -> None:
         """Close the file; changes still unsaved after ``CLOSE_TIMEOUT_S`` are kept in a JSON file beside it."""
+        if self._indexer is not None:
+            self._indexer.stop()  # a fill cut short is rolled back and done again at the next start
         if self._pending and not self.flush(CLOSE_TIMEOUT_S):
             kept = self.path.with_name(f"{self.path.name}.unsaved-{time.strftime('%Y%m%d-%H%M%S')}.json")
             try:
@@ -261,6 +268,10 @@ class ConversationStore:
                 for op in self._pending.ops:
                     op.apply(db)
 
+    def _fill_index_if_needed(self, db: sqlite3.Connection) -> None:
+        if self._search_index and self._indexer is None and sql.index_incomplete(db):
+            self._indexer = sql.IndexBuilder(self.path)
+
     def _can_write(self) -> bool:
         """Take and drop the write lock (at most ``BUSY_TIMEOUT_S``): clears or sets ``problem``."""
         try:
@@ -283,6 +294,8 @@ class ConversationStore:
         return self._reserved[table]
 
     def _note(self, error: BaseException) -> None:
+        if self._indexer is not None and self._indexer.running() and kind_of(error) == "busy":
+            return  # our own index fill holds the lock: writes wait in the queue, nothing to tell
         if self.problem is None:
             log.warning("conversation database %s: %s", self.path, reason_text(error))
         if self._db is None:
@@ -361,6 +374,7 @@ class ConversationStore:
                 self._note(error)  # the tables are there: read them now, finish the migration later
                 self._pending.migrate, self._search_index = True, False
             db.execute("PRAGMA synchronous=NORMAL")
+            self._fill_index_if_needed(db)
             streaming = db.execute("SELECT count(*) FROM messages WHERE status = 'streaming'").fetchone()[0]
             self.recovered_interrupted = streaming
             if streaming:
@@ -374,27 +388,5 @@ class ConversationStore:
             raise
 
     def _migrate(self, db: sqlite3.Connection) -> bool:
-        """Bring the schema (and the search index) up to date; True if the search index is usable."""
-        if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-            db.execute("PRAGMA journal_mode=WAL")
-        for script in (_SCHEMA, _SCHEMA.split(_INDEX_MARK)[0]):
-            indexed = script is _SCHEMA
-            missing = sql.missing(db, script)
-            rebuild = indexed and ("messages_fts" in missing or sql.index_empty(db))
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if not missing and not rebuild and version == SCHEMA_VERSION:
-                return indexed
-            fill = "INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');" if rebuild else ""
-            try:
-                db.executescript(
-                    f"BEGIN IMMEDIATE;\n{script}\n{fill}\nPRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;"
-                )
-                return indexed
-            except sqlite3.OperationalError as error:
-                if db.in_transaction:
-                    db.rollback()
-                text = str(error)
-                if not indexed or not ("fts5" in text or "tokenizer" in text):
-                    raise
-                log.warning("no FTS5 trigram search in this SQLite (%s); search scans the text", text)
-        return False
+        """Bring the schema up to date; True if the search index is there (FTS5 with trigrams)."""
+        return sql.migrate(db, _SCHEMA, _SCHEMA.split(_INDEX_MARK)[0], SCHEMA_VERSION)
