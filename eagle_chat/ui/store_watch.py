@@ -2,7 +2,7 @@
 
 The store never waits for another program's lock (see :mod:`eagle_chat.core.storage.store`); it queues
 writes and reports a ``problem``. This object retries every ``RETRY_MS`` (each try waits at most the store's
-8 ms busy timeout, so the GUI never stalls longer), tells the window when the problem appears and when it
+BUSY_TIMEOUT_S, 4 ms, so the GUI never stalls longer), tells the window when the problem appears and when it
 is gone, and asks for the conversation list to be rebuilt when the file opened late or ids changed.
 """
 

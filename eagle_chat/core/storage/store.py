@@ -42,7 +42,7 @@ from eagle_chat.core.storage.store_errors import (
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT_S = 0.008  # the longest one call waits for another program's lock: under a 60 Hz frame
+BUSY_TIMEOUT_S = 0.004  # the longest one call waits for another program's lock: well under a 60 Hz frame
 CLOSE_TIMEOUT_S = 2.0  # on close, how long to wait for a lock before unsaved changes go to a JSON file
 
 _INDEX_MARK = "-- search index"
