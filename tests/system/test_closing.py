@@ -113,3 +113,25 @@ def test_close_during_a_load_in_process_leaves_no_thread(qtbot, open_window):
         pass
     assert not window.isVisible() and not window.controller._thread.isRunning()
     assert window.settings.precision == "f32"  # the load finished before the close: it was committed
+
+
+def test_closing_the_window_during_a_download_ends_its_process(qtbot, open_window, tiny_catalog, fake_hub):
+    fake_hub.throttle_bps = 100_000
+    window = open_window()
+    window.show()
+    dialog = window.dialogs.open_get_models()
+    dialog.select_entry("tiny")
+    dialog.endpoint_edit.setText(fake_hub.url)
+    assert dialog.start_download()
+    qtbot.waitUntil(lambda: dialog.runner._process is not None and dialog.runner._process.processId() > 0,
+                    timeout=LOAD_TIMEOUT_MS)
+    pid = dialog.runner._process.processId()
+    window.close()
+    qtbot.waitUntil(lambda: window.closer.done, timeout=LOAD_TIMEOUT_MS)
+    assert not dialog.runner.running
+    try:
+        os.kill(pid, 0)
+        alive = True
+    except ProcessLookupError:
+        alive = False
+    assert not alive, "the download's process outlived the window"
