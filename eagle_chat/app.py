@@ -1,9 +1,16 @@
-"""Composition root: Qt application + qasync loop, paths, settings, store, controller, window."""
+"""Composition root: Qt application + qasync loop, paths, settings, store, controller, window.
+
+Order matters: the instance lock is taken before anything is read or written (a second launch on the same
+home hands its command line to the first and leaves the disk alone), then the log starts, then settings,
+models, the conversation database and the window.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
+import os
 import sys
 from pathlib import Path
 
@@ -13,9 +20,11 @@ from eagle_chat.core.generation.devices import (
     device_choices,
     list_devices,
 )
-from eagle_chat.core.models.choice import initial_choice
+from eagle_chat.core.models.choice import ModelChoice, initial_choice
 from eagle_chat.paths import add_home_argument, apply_home
 from eagle_chat.settings import load_settings, save_settings
+
+log = logging.getLogger(__name__)
 
 
 def gui_parser() -> argparse.ArgumentParser:
@@ -27,21 +36,28 @@ def gui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", type=Path, help="target model folder (OpenVINO IR)")
     parser.add_argument("--draft", type=Path, help="EAGLE-3 draft folder (OpenVINO IR)")
     parser.add_argument("--device", type=str.upper, choices=list(DEVICE_KINDS))
+    parser.add_argument("--verbose", action="store_true", help="also print the log on stderr")
     add_home_argument(parser)
     return parser
 
 
+def absolute_argv(args: argparse.Namespace) -> list[str]:
+    """The command line's choices with folders made absolute (what a second launch hands over)."""
+    argv = []
+    for flag, value in (("--model", args.model), ("--draft", args.draft)):
+        if value is not None:
+            argv += [flag, str(value.expanduser().resolve())]
+    return argv + (["--device", args.device] if args.device else [])
+
+
 def create_main_window(argv: list[str]):
-    """Build the fully wired main window without entering the event loop (tests use this)."""
+    """Build the fully wired main window without entering the event loop (tests use this).
+
+    Raises :class:`~eagle_chat.ui.single_instance.AlreadyRunning` when another EagleChat has this home."""
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from eagle_chat.core.storage.reply_marker import ReplyMarker
-    from eagle_chat.core.storage.store import ConversationStore
-    from eagle_chat.ui import i18n, texts, theme
-    from eagle_chat.ui.controller import ChatController
-    from eagle_chat.ui.main_window import MainWindow
-    from eagle_chat.ui.speed.npu_tree_hint import NpuTreeHint
+    from eagle_chat.ui.single_instance import InstanceGuard
 
     args = gui_parser().parse_args(argv)
     apply_home(args)
@@ -49,38 +65,57 @@ def create_main_window(argv: list[str]):
     app.setApplicationName(paths.APP_NAME)
     app.setApplicationDisplayName(paths.APP_NAME)
     app.setWindowIcon(QIcon(str(paths.resources_dir() / "icons" / "eagle-chat.svg")))
+    guard = InstanceGuard(paths.data_dir())
+    guard.claim(absolute_argv(args))  # before anything is read or written
+    try:
+        return _build_window(args, guard)
+    except BaseException:
+        guard.release()
+        raise
 
+
+def _build_window(args: argparse.Namespace, guard):
+    from PySide6.QtWidgets import QApplication
+
+    from eagle_chat.core.models.registry import ModelRegistry
+    from eagle_chat.core.storage.reply_marker import ReplyMarker
+    from eagle_chat.core.storage.store import ConversationStore
+    from eagle_chat.ui import app_log, i18n, texts, theme
+    from eagle_chat.ui.controller import ChatController
+    from eagle_chat.ui.main_window import MainWindow
+    from eagle_chat.ui.speed.npu_tree_hint import NpuTreeHint
+
+    app = QApplication.instance()
+
+    logs = app_log.install(verbose=args.verbose)
     settings_path = paths.settings_file()
     settings, settings_notice = load_settings(settings_path)
     i18n.apply_language(app, i18n.choose_language(settings.language))  # before any widget is made
     theme.apply_theme(app, settings.theme)
     notices = [settings_notice] if settings_notice else []
+    target, draft = settings.target_dir, settings.draft_dir  # the settings change once a load succeeds
     if args.model is not None:
-        settings.target_dir = str(args.model.resolve())
-        settings.draft_dir = str(args.draft.resolve()) if args.draft else None
+        target, draft = str(args.model.resolve()), str(args.draft.resolve()) if args.draft else None
     elif args.draft is not None:
         notices.append("--draft was given without --model; the saved model is used.")
-    if args.device:
-        settings.device = args.device
-
+    device = args.device or settings.device
     devices = list_devices()
     reasons = device_choices(devices)
-    if reasons.get(settings.device) is not None:
-        notices.append(f"{settings.device} is not available here ({reasons[settings.device]}); using CPU.")
-        settings.device = "CPU"
-
-    from eagle_chat.core.models.registry import ModelRegistry
+    if reasons.get(device) is not None:
+        notices.append(f"{device} is not available here ({reasons[device]}); using CPU.")
+        device = "CPU"
 
     registry = ModelRegistry()
-    model, model_notice = initial_choice(settings.target_dir, settings.draft_dir, registry)
+    model, model_notice = initial_choice(target, draft, registry)
     for notice in (model_notice, registry.notice):
         if notice:
             notices.append(notice)
     marker = ReplyMarker(paths.reply_marker_file())
     crashed = marker.take()  # facts of a reply the last run died in the middle of, or None
     store = ConversationStore(paths.database_file())
-    if store.notice:
-        notices.append(store.notice)
+    for notice in (store.notice, store.problem and str(store.problem)):
+        if notice:
+            notices.append(notice)
     if crashed is not None:
         notices.append(texts.crash_notice(crashed, store.recovered_interrupted))
     elif store.recovered_interrupted:
@@ -98,24 +133,60 @@ def create_main_window(argv: list[str]):
             save_settings=lambda s: save_settings(s, settings_path),
             cache_dir=paths.compiled_cache_dir(),
             registry=registry,
+            log_path=logs.path,
         )
     except BaseException:
         controller.shutdown()  # never leave the worker thread running behind a failed start
         store.close()
+        logs.uninstall()
         raise
     NpuTreeHint(window)  # the tree the NPU drafts, next to the K slider (owned by the window)
+    logs.on_exception = window.failures.report_exception
+    window.instance_guard, window.app_log = guard, logs
+    guard.sig_activated.connect(lambda argv: apply_command_line(window, argv))
+    window.closer.sig_closed.connect(guard.release)
+    window.closer.sig_closed.connect(logs.uninstall)
     if notices:
         offer = crashed is not None and crashed.get("prefix_cache") and settings.prefix_cache
         window.show_notice("\n".join(notices), action=(texts.PREFIX_CACHE_OFF, lambda: window.set_prefix_cache(False))
                            if offer else None)
-    window.start()
+    window.store_watch.shown = str(store.problem) if store.problem else ""
+    window.start(device=device)
     return window
+
+
+def apply_command_line(window, argv: list[str]) -> None:
+    """A second launch handed over: bring the window to the front, then load what it named (if anything;
+    refused with a notice while a reply or a load runs)."""
+    try:
+        args = gui_parser().parse_args(argv)
+    except SystemExit:
+        log.warning("ignored a second launch's command line %s", argv)
+        args = argparse.Namespace(model=None, draft=None, device=None)
+    window.showNormal()
+    window.raise_()
+    window.activateWindow()
+    if args.model is not None:
+        window.loads.request(model=ModelChoice.for_folders(args.model, args.draft), device=args.device)
+    elif args.device:
+        window.loads.request(device=args.device)
 
 
 def main(argv: list[str]) -> int:
     import qasync
 
-    window = create_main_window(argv)
+    from eagle_chat.ui.single_instance import AlreadyRunning
+
+    try:
+        window = create_main_window(argv)
+    except AlreadyRunning as running:
+        if running.handed_over:
+            print("EagleChat is already running with this home; its window was brought to the front.")
+            return 0
+        print("Another EagleChat holds this home and does not answer. Close it (or end it) and try again.",
+              file=sys.stderr)
+        return 1
+    window.closer.hard_exit = lambda: _hard_exit(window)
     window.show()
     from PySide6.QtWidgets import QApplication
 
@@ -127,3 +198,10 @@ def main(argv: list[str]) -> int:
     with loop:
         loop.run_until_complete(closed.wait())
     return 0
+
+
+def _hard_exit(window) -> None:
+    """Closing waited its bound for OpenVINO to finish a load: everything is saved; end the process."""
+    window.instance_guard.release()
+    window.app_log.flush()
+    os._exit(0)

@@ -70,6 +70,15 @@ def cache_dir() -> Path:
     return _dir("cache")
 
 
+def log_dir() -> Path:
+    """Where the rotating log lives: the platform's per-user log folder, or ``<home>/log`` under --home."""
+    return _dir("log")
+
+
+def log_file() -> Path:
+    return log_dir() / "eaglechat.log"
+
+
 def settings_file() -> Path:
     return config_dir() / "settings.json"
 

@@ -17,16 +17,17 @@ def open_window(qtbot, eagle_home):
 
     def factory(*argv: str, wait_loaded: bool = True):
         window = create_main_window(list(argv))
-        windows.append(window)
-        qtbot.addWidget(window)
+        windows.append(window)  # not qtbot.addWidget: pytest-qt would delete it before a close is over
         if wait_loaded:
             wait_ready(qtbot, window)
         return window
 
     yield factory
     for window in windows:
-        window.close()
+        window.close()  # waits for a reply or a load to end first (the window says "Closing after …")
+        qtbot.waitUntil(lambda: window.closer.done, timeout=LOAD_TIMEOUT_MS)
         assert not window.controller._thread.isRunning()
+        window.deleteLater()
 
 
 def wait_ready(qtbot, window) -> None:

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import collections
 import itertools
-import threading
 import time
 import weakref
-from dataclasses import replace
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
@@ -25,9 +23,10 @@ from eagle_chat.core.generation.engine import (
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.reply_marker import ReplyMarker
 from eagle_chat.core.storage.store import ConversationStore
-from eagle_chat.ui.replies import ReplyInFlight, failure_status, mark_ended, mark_started
-from eagle_chat.ui.branching import BranchActions, LiveReply
+from eagle_chat.ui.replies import ReplyInFlight, failure_status, mark_ended
+from eagle_chat.ui.branching import BranchActions
 from eagle_chat.ui.conversations import ConversationActions
+from eagle_chat.ui.request_queue import RequestQueue
 from eagle_chat.ui.worker import GenerationWorker
 
 RENDER_INTERVAL_MS = 66  # ~15 Hz: smooth enough to read, and on a 2-core laptop every repaint is taken from inference
@@ -37,7 +36,7 @@ SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
 LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()
 
 
-class ChatController(ConversationActions, BranchActions, QObject):
+class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     """Send / stop / load / shutdown, the one request queue (window, comparisons and API requests wait in
     ``queue``, in order, behind ``reply``: one pipeline, one worker) and the current conversation
     (its branches: :class:`BranchActions`)."""
@@ -45,7 +44,9 @@ class ChatController(ConversationActions, BranchActions, QObject):
     sig_state = Signal(str)
     """The engine's state changed: "empty", "loading", "ready" or "generating"."""
     sig_loaded = Signal(object)
-    """A pipeline is ready: dict with has_draft, supports_thinking, load_time_ms, device, spec."""
+    """The pipeline asked for is ready: dict with load_id, spec, has_draft, supports_thinking, load_time_ms…"""
+    sig_load_failed = Signal(int, str, bool)
+    """A load failed: its id, the reason, and whether a model is still loaded (the one before it)."""
     sig_error = Signal(str)
     """Something failed; a sentence for the user."""
     sig_conversations_changed = Signal()
@@ -79,7 +80,7 @@ class ChatController(ConversationActions, BranchActions, QObject):
     sig_draft_free_ready = Signal(bool, str)
     """The draft-free reference pipeline is loaded (True), or could not be (False, the reason)."""
 
-    sig_request_load = Signal(object)
+    sig_request_load = Signal(int, object)
     sig_request_load_draft_free = Signal()
     sig_request_unload_draft_free = Signal()
     sig_request_generate = Signal(int, object, object, object, bool)
@@ -96,6 +97,8 @@ class ChatController(ConversationActions, BranchActions, QObject):
         self.reply: ReplyInFlight | None = None
         self.queue: collections.deque[ReplyInFlight] = collections.deque()
         self._ids = itertools.count(1)
+        self._load_ids = itertools.count(1)
+        self._load_id: int | None = None  # the load whose result counts; any other is stale
         self._thread = QThread()
         self._thread.setObjectName("GenerationThread")
         self._worker = GenerationWorker()
@@ -109,14 +112,18 @@ class ChatController(ConversationActions, BranchActions, QObject):
         self._shut_down = False
 
     # --- public API (GUI thread) -----------------------------------------------------------------
-    def load(self, spec: PipelineSpec) -> None:
-        """Build a pipeline on the worker thread. Refused while a reply is being generated."""
+    def load(self, spec: PipelineSpec) -> int | None:
+        """Build a pipeline on the worker thread; returns the load's id, matched by ``sig_loaded`` /
+        ``sig_load_failed``. Refused (None) while a reply runs or another load is under way."""
         self._preempt_background()
-        if self.reply is not None:
-            self.sig_error.emit("Wait for the reply to finish (or stop it) before loading another model.")
-            return
+        if self.reply is not None or self.state == "loading" or self._shut_down:
+            self.sig_error.emit("Wait for the reply to finish (or stop it) before loading another model."
+                                if self.reply is not None else "A model is loading; wait for it first.")
+            return None
+        self._load_id = next(self._load_ids)
         self._set_state("loading")
-        self.sig_request_load.emit(spec)
+        self.sig_request_load.emit(self._load_id, spec)
+        return self._load_id
 
     def send(self, text: str, settings: GenerationSettings) -> bool:
         """Add the user's message to the open conversation and start the reply. False if refused."""
@@ -160,30 +167,27 @@ class ChatController(ConversationActions, BranchActions, QObject):
         self._preempt_background()
         return self._start(job.prompt, job.settings, None, job=job)
 
-    def stop(self) -> None:
-        """Stop the window's own reply (in flight or queued), else the one in flight; within a step."""
-        own = [r for r in self._replies() if r.job is None]
-        for reply in own or ([self.reply] if self.reply is not None else []):
-            reply.stop.set()
-
-    def is_busy(self) -> bool:
-        return self.reply is not None or self.state == "loading"
-
-    def _replies(self) -> list[ReplyInFlight]:
-        return [r for r in (self.reply, *self.queue) if r is not None]
-
-    def shutdown(self) -> None:
-        """Stop any reply, release the pipeline on its thread, end the thread and wait for it."""
+    def begin_shutdown(self) -> None:
+        """Stop any reply and ask the worker to release the pipeline and end its thread; returns at once
+        (``shut_down()`` says when it is over). A load in progress ends first: OpenVINO cannot stop one."""
         if self._shut_down:
             return
         self._shut_down = True
-        self.stop()
+        for reply in self._replies():  # every reply, the API's too
+            reply.stop.set()
         self._render_timer.stop()
         if self._thread.isRunning():
             # Queued after the running request (which the stop flag ends within a step); the worker
             # releases the pipeline on its own thread and quits the thread's loop.
             self.sig_request_shutdown.emit()
-            self._thread.wait()
+
+    def shut_down(self) -> bool:
+        return self._shut_down and not self._thread.isRunning()  # the thread ended after begin_shutdown()
+
+    def shutdown(self) -> None:
+        """Stop any reply, release the pipeline on its thread, end the thread and wait for it."""
+        self.begin_shutdown()
+        self._thread.wait()
         for reply in self._replies():
             if reply.job is not None:
                 reply.job.on_failed("The server is shutting down.", status=503)
@@ -195,7 +199,10 @@ class ChatController(ConversationActions, BranchActions, QObject):
     @Slot(object)
     def _on_loaded(self, info: dict) -> None:
         self.loaded = info
+        if info.get("load_id") != self._load_id:
+            return  # a load nobody waits for any more: the worker has it, the window is not told
         self.draft_free_loaded = False  # a new load releases the reference pipeline
+        self._load_id = None
         self._set_state("ready")
         self.sig_loaded.emit(info)
 
@@ -207,11 +214,15 @@ class ChatController(ConversationActions, BranchActions, QObject):
             self.sig_error.emit(message)
         self.sig_draft_free_ready.emit(ok, message)
 
-    @Slot(object, str)
-    def _on_load_failed(self, _spec, message: str) -> None:
-        self.loaded = None
-        self._set_state("empty")
-        self.sig_error.emit(message)
+    @Slot(int, str, object)
+    def _on_load_failed(self, load_id: int, message: str, still_loaded: dict | None) -> None:
+        self.loaded = still_loaded
+        self.draft_free_loaded = bool(still_loaded and still_loaded.get("draft_free"))
+        if load_id != self._load_id:
+            return
+        self._load_id = None
+        self._set_state("ready" if still_loaded else "empty")
+        self.sig_load_failed.emit(load_id, message, still_loaded is not None)
 
     @Slot(int, str, int, float)
     def _on_chunk(self, request_id: int, text: str, tokens: int, t: float) -> None:
@@ -275,19 +286,6 @@ class ChatController(ConversationActions, BranchActions, QObject):
         self.store.update_message(reply.message)
         self.sig_reply_finished.emit(reply.message, None)
 
-    def _end_reply(self, request_id: int) -> ReplyInFlight | None:
-        """Close the books on the reply in flight (flush, ready again) before anyone hears it ended,
-        so that a listener may start the next reply at once."""
-        reply = self.reply
-        if reply is None or reply.request_id != request_id:
-            return None
-        self._flush()
-        self.reply = None
-        self._render_timer.stop()
-        mark_ended(self.marker)
-        self._dispatch(self.queue.popleft()) if self.queue else self._set_state("ready" if self.loaded else "empty")
-        return reply
-
     # --- internals -----------------------------------------------------------------------------------
     def _wire(self) -> None:
         queued = Qt.ConnectionType.QueuedConnection
@@ -304,68 +302,6 @@ class ChatController(ConversationActions, BranchActions, QObject):
         self._worker.sig_finished.connect(self._on_finished, queued)
         self._worker.sig_failed.connect(self._on_failed, queued)
         self._thread.finished.connect(self._worker.deleteLater)
-
-    def _can_generate(self) -> bool:
-        if self._shut_down:
-            return False
-        self._preempt_background()
-        if any(reply.job is None for reply in self._replies()):  # API requests only wait their turn
-            self.sig_error.emit("A reply is still being generated; stop it first.")
-            return False
-        if self.state not in ("ready", "generating"):
-            self.sig_error.emit(
-                "The model is still loading; wait a moment." if self.state == "loading"
-                else "No model is loaded. Choose a model folder first."
-            )
-            return False
-        return True
-
-    def _preempt_background(self) -> None:
-        """Stop background replies (the warm start) and forget them: the worker runs the next request as soon
-        as the one in flight returns (within a step); its late signals carry an old id and are ignored; its
-        listeners hear it ended without a result."""
-        for reply in [r for r in self.queue if r.background]:
-            self.queue.remove(reply)
-            self.sig_ephemeral_finished.emit(reply.request_id, None)
-        reply = self.reply
-        if reply is None or not reply.background:
-            return
-        reply.stop.set()
-        self.reply = None
-        self._render_timer.stop()
-        mark_ended(self.marker)
-        self._dispatch(self.queue.popleft()) if self.queue else self._set_state("ready" if self.loaded else "empty")
-        self.sig_ephemeral_finished.emit(reply.request_id, None)
-
-    def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False,
-               job=None, live: LiveReply | None = None, background: bool = False) -> int:
-        has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not draft_free
-        if settings.speculative and not has_draft:
-            settings = replace(settings, speculative=False)
-        mode = "speculative" if settings.speculative else "baseline"
-        request_id = next(self._ids)
-        stop = job.stop if job is not None else threading.Event()
-        live = live or (LiveReply(message, inside=False) if message is not None else None)
-        reply = ReplyInFlight(request_id, mode, settings, stop, message, job, prompt, draft_free, live=live,
-                              background=background)
-        if self.reply is None:
-            self._dispatch(reply)
-        else:
-            self.queue.append(reply)
-            self.sig_queue_changed.emit(len(self.queue))
-        return request_id
-
-    def _dispatch(self, reply: ReplyInFlight) -> None:
-        """Hand ``reply`` to the worker (the queue's head, or a request arriving while nothing runs)."""
-        self.reply = reply
-        self.sig_queue_changed.emit(len(self.queue))
-        mark_started(self.marker, reply, self.conversation, self.loaded)
-        self._set_state("ready" if reply.background else "generating")
-        if reply.job is not None:
-            reply.job.on_started(reply.request_id)
-        self.sig_reply_started.emit(reply.request_id, reply.mode, reply.settings)
-        self._render_timer.start()
-        self.sig_request_generate.emit(reply.request_id, reply.prompt, reply.settings, reply.stop, reply.draft_free)
 
     @Slot()
     def _flush(self) -> None:

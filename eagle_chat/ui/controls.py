@@ -26,6 +26,9 @@ from eagle_chat.core.serving.remote import REMOTE
 
 
 class ModelBar(QWidget):
+    DEVICE_TIP = "The device the model runs on (changing it reloads the model)"
+    CHOOSE_TIP = "Choose the model and its EAGLE-3 draft"
+
     sig_speculative_toggled = Signal(bool)
     """EAGLE-3 on or off for the next reply (no reload)."""
     sig_device_changed = Signal(str)
@@ -49,6 +52,7 @@ class ModelBar(QWidget):
         self.choose_button.setObjectName("chooseModelsButton")
         self.choose_button.setText("Models…")
         self.choose_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.choose_button.setToolTip(self.CHOOSE_TIP)
         self.draft_toggle = QPushButton("EAGLE-3")
         self.draft_toggle.setObjectName("draftToggle")
         self.draft_toggle.setAccessibleName("Speculative decoding")
@@ -59,6 +63,7 @@ class ModelBar(QWidget):
         self.device_combo = QComboBox()
         self.device_combo.setObjectName("deviceCombo")
         self.device_combo.setAccessibleName("Device")
+        self.device_combo.setToolTip(self.DEVICE_TIP)
         for kind in DEVICE_KINDS:
             self.device_combo.addItem(kind, kind)
         self.device_combo.addItem("Remote server…", REMOTE)
@@ -118,10 +123,11 @@ class ModelBar(QWidget):
         """The Models… button opens this menu (the same one as the menu bar's)."""
         self.choose_button.setMenu(menu)
 
-    def set_busy(self, busy: bool) -> None:
-        """While a model loads or a reply runs, the controls that would start a load are off."""
-        self.device_combo.setEnabled(not busy)
-        self.choose_button.setEnabled(not busy)
+    def set_busy(self, reason: str | None) -> None:
+        """While a model loads or a reply runs the controls that would start a load are off, saying why."""
+        for widget, tip in ((self.device_combo, self.DEVICE_TIP), (self.choose_button, self.CHOOSE_TIP)):
+            widget.setEnabled(reason is None)
+            widget.setToolTip(reason or tip)
 
     def show_npu_tree(self, text: str, tooltip: str = "") -> None:
         """Show the tree the NPU will draft next to the K slider; "" hides it (not on the NPU)."""
@@ -152,6 +158,10 @@ class OptionsPanel(QWidget):
     sig_changed = Signal()
     """Any option changed."""
 
+    PRECISION_TIP = (
+        "At the device's reduced precision, EAGLE-3 and plain answers can part after a while; at f32 "
+        "greedy answers are identical. Changing it reloads the model."
+    )
     GREEDY_REASON = (
         "Locked to greedy decoding while an EAGLE-3 draft is loaded: OpenVINO GenAI streams EAGLE-3 "
         "pipelines greedily only. Load the model without a draft to sample."
@@ -181,10 +191,7 @@ class OptionsPanel(QWidget):
         self.precision.setObjectName("precisionCombo")
         self.precision.addItem("Fastest (device default)", "default")
         self.precision.addItem("f32 (exact comparisons)", "f32")
-        self.precision.setToolTip(
-            "At the device's reduced precision, EAGLE-3 and plain answers can part after a while; at f32 "
-            "greedy answers are identical. Changing it reloads the model."
-        )
+        self.precision.setToolTip(self.PRECISION_TIP)
         self.prefix_cache = QCheckBox("Reuse earlier turns (prefix caching)")
         self.prefix_cache.setObjectName("prefixCacheCheck")
         self.prefix_cache.setChecked(True)
@@ -218,6 +225,12 @@ class OptionsPanel(QWidget):
         """While a draft is active sampling is refused by GenAI: lock it and say why, never change it silently."""
         self._greedy_locked = locked
         self._sync_sampling()
+
+    def set_reload_locked(self, reason: str | None) -> None:
+        """Precision and prefix caching reload the model: off while a reply or a load runs, saying why."""
+        self.precision.setEnabled(reason is None)
+        self.precision.setToolTip(reason or self.PRECISION_TIP)
+        self.prefix_cache.setEnabled(reason is None)  # changing it reloads the model too
 
     def set_thinking_supported(self, supported: bool) -> None:
         self.thinking.setEnabled(supported)

@@ -2,7 +2,8 @@
 
 Left: conversations. Centre: model bar, chat (API request log under it), composer. Right: speed chart, stats,
 options. The window asks the controller for everything, never the worker. Helpers: SettingsBinder,
-WindowDialogs, ModelsMenu, and ui/server (the API Server switch, the Remote server backend)."""
+WindowDialogs, ModelsMenu, ModelLoads (loads as transactions), ConversationSearch, StoreWatch (a locked
+database), FailureReporter, WindowCloser, and ui/server (the API Server switch, the Remote server backend)."""
 
 from __future__ import annotations
 
@@ -15,19 +16,24 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from eagle_chat.core.generation.devices import DeviceInfo, NpuOptions, device_choices
 from eagle_chat.core.generation.engine import GenerationResult, GenerationSettings, PipelineSpec
-from eagle_chat.core.measure.tuning import clamp_k, remember_tuned, start_k, tuned_choice
+from eagle_chat.core.measure.tuning import clamp_k, remember_tuned, tuned_choice
 from eagle_chat.core.models.choice import ModelChoice
 from eagle_chat.core.models.registry import ModelRegistry
+from eagle_chat.core.serving.remote import REMOTE
 from eagle_chat.settings import Settings
 from eagle_chat.ui import exporters, texts
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.composer import Composer
 from eagle_chat.ui.chat.conversation_list import ConversationList
+from eagle_chat.ui.chat.conversation_search import ConversationSearch
 from eagle_chat.ui.chat.message_actions import MessageActions
+from eagle_chat.ui.closing import WindowCloser
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.controls import ModelBar
 from eagle_chat.ui.dialogs import WindowDialogs
+from eagle_chat.ui.failures import FailureReporter
 from eagle_chat.ui.menus import build_menus
+from eagle_chat.ui.model_loads import ModelLoads
 from eagle_chat.ui.models.models_menu import ModelsMenu
 from eagle_chat.ui.notice_bar import NoticeBar
 from eagle_chat.ui.server import RemoteBackend, ServerPanel
@@ -36,6 +42,7 @@ from eagle_chat.ui.speed.demo_kit import DemoKit
 from eagle_chat.ui.speed.side_panel import SidePanel
 from eagle_chat.ui.speed.speculation_display import SpeculationDisplay
 from eagle_chat.ui.status_area import StatusArea
+from eagle_chat.ui.store_watch import StoreWatch, store_resolved
 
 
 class MainWindow(QMainWindow):
@@ -49,6 +56,7 @@ class MainWindow(QMainWindow):
         save_settings: Callable[[Settings], None],
         registry: ModelRegistry,
         cache_dir: Path | None = None,
+        log_path: Path | None = None,
     ):
         super().__init__()
         self.setObjectName("mainWindow")
@@ -57,34 +65,45 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.model, self.devices = model, devices
         self._cache_dir, self.registry = cache_dir, registry
-        self._has_draft = False
+        self.has_draft = False
         self.binder = SettingsBinder(settings, save_settings, self)
         self.dialogs = WindowDialogs(self)
+        self.failures = FailureReporter(log_path, self)
+        self.search = ConversationSearch(controller.store, self)
+        self.store_watch = StoreWatch(controller.store, self)
+        self.closer = WindowCloser(self)
         self._build()
+        self.loads = ModelLoads(self)
         self._connect()
         self.demo = DemoKit(self)  # warm start after loads, quick tune, the one-click speed-demo pair
         self.binder.apply(self)
         self.model_bar.set_model_text(texts.model_label(self.model))
 
     # --- public API ----------------------------------------------------------------------------------
-    def start(self) -> None:
-        """Show the last conversation and load the model."""
+    def start(self, device: str | None = None) -> None:
+        """Show the last conversation and load the model (on ``device``, else the saved one)."""
         self.refresh_conversations()
         last = self.settings.last_conversation_id
         if last is not None and self.controller.store.load_conversation(last) is not None:
             self.controller.open_conversation(last)
-        self.load_model()
+        self.store_watch.start()
+        self.loads.request(device=device)
 
-    def load_model(self) -> None:
-        self.controller.load(self.pipeline_spec())
+    def load_model(self) -> bool:
+        """Reload the current model as it is set (False if refused now; the notice says why)."""
+        return self.loads.request()
 
-    def pipeline_spec(self) -> PipelineSpec:
-        if self.remote.active:  # "Remote server…" chosen in the device list
+    def pipeline_spec(self, model: ModelChoice | None = None, device: str | None = None,
+                      precision: str | None = None, prefix_cache: bool | None = None) -> PipelineSpec:
+        """What a load of ``model`` / ``device`` / ``precision`` sends (the rest as set now)."""
+        if (device or self.settings.device) == REMOTE:  # "Remote server…" chosen in the device list
             return self.remote.spec()
-        precision = "f32" if self.settings.precision == "f32" else "default"
-        return PipelineSpec(target_dir=self.model.target_dir, draft_dir=self.model.draft_dir,
-                            device=self.settings.device, precision=precision, cache_dir=self._cache_dir,
-                            npu=NpuOptions(), prefix_cache=self.settings.prefix_cache)
+        model = model or self.model
+        precision = "f32" if (precision or self.settings.precision) == "f32" else "default"
+        return PipelineSpec(target_dir=model.target_dir, draft_dir=model.draft_dir,
+                            device=device or self.settings.device, precision=precision, cache_dir=self._cache_dir,
+                            npu=NpuOptions(), prefix_cache=self.settings.prefix_cache if prefix_cache is None
+                            else prefix_cache)
 
     def generation_settings(self) -> GenerationSettings:
         k = self.model_bar.k_slider.value()
@@ -92,7 +111,7 @@ class MainWindow(QMainWindow):
         depth, branching = tuned.tree_for(k)  # what auto-tune chose (dialog or `bench --tune`)
         return GenerationSettings(
             max_new_tokens=self.options.max_tokens.value(), num_assistant_tokens=k,
-            speculative=self._has_draft and self.model_bar.draft_toggle.isChecked(),
+            speculative=self.has_draft and self.model_bar.draft_toggle.isChecked(),
             tree_depth=depth, branching_factor=branching,
             thinking=self.options.thinking.isChecked() if self.options.thinking.isEnabled() else None,
             do_sample=self.options.sampling_active(), temperature=self.options.temperature.value(),
@@ -101,28 +120,29 @@ class MainWindow(QMainWindow):
     def show_notice(self, text: str, *, error: bool = False, action=None) -> None:
         self.notice.show_text(text, error=error, action=action)
 
+    def show_state(self) -> None:
+        """The status bar's line: what is loaded, or what is being loaded, and what runs."""
+        loading = self.loads.pending if self.controller.state == "loading" else None
+        model, device = (loading.model, loading.device) if loading else (self.model, self.settings.device)
+        self.status.show_state(self.controller.state, texts.model_label(model), device)
+
     def refresh_conversations(self) -> None:
+        """Rebuild the list (all conversations; the search then hides those that do not match)."""
         current = self.controller.conversation.id if self.controller.conversation else None
-        self.conversations.set_conversations(
-            self.controller.store.list_conversations(self.conversations.search.text()), current)
+        self.conversations.set_conversations(self.controller.store.list_conversations(), current)
+        self.search.refresh()
 
-    def set_model(self, model: ModelChoice) -> None:
-        self.model = model
-        self.binder.update(target_dir=str(model.target_dir),
-                           draft_dir=None if model.draft_dir is None else str(model.draft_dir))
-        self.load_model()
+    def set_model(self, model: ModelChoice) -> bool:
+        """Load ``model``; settings and labels follow once it is loaded (False: refused now, and why)."""
+        return self.loads.request(model=model)
 
-    def set_precision(self, precision: str) -> None:
-        """Reload at ``precision`` ("f32" or "default")."""
-        self.options.precision.setCurrentIndex(self.options.precision.findData(precision))
-        self.binder.update(precision=precision)
-        self.load_model()
+    def set_precision(self, precision: str) -> bool:
+        """Reload at ``precision`` ("f32" or "default") once the load succeeds."""
+        return self.loads.request(precision=precision)
 
-    def set_prefix_cache(self, on: bool) -> None:
-        """Reuse the KV cache of earlier turns (CPU/GPU), or not; reloads the model."""
-        self.options.prefix_cache.setChecked(on)
-        self.binder.update(prefix_cache=on)
-        self.load_model()
+    def set_prefix_cache(self, on: bool) -> bool:
+        """Reuse the KV cache of earlier turns (CPU/GPU), or not: reloads, saved once the load succeeds."""
+        return self.loads.request(prefix_cache=on)
 
     def save_tuned_k(self, k: int, tree: str = "") -> None:
         """Auto-tune chose K (and a draft tree "DEPTHxBRANCHING", or "" for a chain): it replaces any
@@ -159,23 +179,8 @@ class MainWindow(QMainWindow):
     def _on_state(self, state: str) -> None:
         self.send_button.setEnabled(state == "ready")
         self.stop_button.setEnabled(state == "generating")
-        self.model_bar.set_busy(state in ("loading", "generating"))
-        self.options.prefix_cache.setEnabled(state in ("ready", "empty"))  # changing it reloads the model
-        self.status.show_state(state, texts.model_label(self.model), self.settings.device)
-
-    @Slot(object)
-    def _on_loaded(self, info: dict) -> None:
-        self._has_draft = bool(info["has_draft"])
-        self.model_bar.set_draft_available(self._has_draft)
-        self.options.set_thinking_supported(bool(info["supports_thinking"]))
-        self.options.lock_greedy(self._has_draft)
-        self.model_bar.set_model_text(
-            texts.model_label(self.model), f"{self.model.target_dir}\n{self.model.draft_dir or 'no draft'}"
-        )
-        k = start_k(self.settings, self.registry, self.model.target_dir, self.model.draft_dir, self.settings.device)
-        if k is not None:
-            self.model_bar.k_slider.setValue(clamp_k(k))
-        self.statusBar().showMessage(f"Loaded in {info['load_time_ms'] / 1000:.1f} s", 5000)
+        self.loads.lock_controls(state)
+        self.show_state()
 
     @Slot(object)
     def _on_conversation_opened(self, conversation) -> None:
@@ -202,10 +207,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_conversation_touched(self, conversation) -> None:
-        if self.conversations.search.text().strip():
-            self.refresh_conversations()  # the search decides what is listed
-        else:
-            self.conversations.bring_to_top(conversation)
+        self.conversations.bring_to_top(conversation)
+        self.search.refresh()  # with a search on, it decides whether the row shows
 
     @Slot(int, str, object)
     def _on_reply_started(self, request_id: int, mode: str, settings: GenerationSettings) -> None:
@@ -215,8 +218,7 @@ class MainWindow(QMainWindow):
 
     def _on_device_changed(self, kind: str) -> None:
         if kind != self.settings.device:
-            self.binder.update(device=kind)
-            self.load_model()
+            self.loads.request(device=kind)
 
     def new_conversation(self) -> None:
         self.controller.new_conversation(self.options.system_prompt.toPlainText())
@@ -257,16 +259,21 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
 
     def _connect(self) -> None:
-        c, notice = self.controller, (lambda text: self.show_notice(text, error=True))
+        c, notice = self.controller, (lambda text, *_: self.show_notice(text, error=True))
         self.binder.bind(self)
         self.model_bar.set_models_menu(self.models_menu)
         for signal, slot in (
-            (self.models_menu.sig_chosen, self.set_model), (self.models_menu.sig_error, notice),
+            (self.models_menu.sig_chosen, self.set_model), (self.models_menu.sig_error, self.failures.report),
+            (self.failures.sig_failure, self.notice.show_failure), (self.loads.sig_refused, notice),
+            (self.store_watch.sig_problem, notice), (self.store_watch.sig_resolved, lambda: store_resolved(self)),
+            (self.store_watch.sig_reload, self.refresh_conversations),
+            (self.conversations.sig_search, self.search.request),
+            (self.search.sig_results, self.conversations.show_only),
             (self.models_menu.sig_get_models, self.dialogs.open_get_models),
             (self.dialogs.sig_registered, self.models_menu.choose_registered),
             (self.dialogs.sig_closed_get_models, self.binder.persist), (self.dialogs.sig_tuned, self.save_tuned_k),
-            (self.dialogs.sig_want_precision, self.set_precision), (self.binder.sig_failed, notice),
-            (c.sig_state, self._on_state), (c.sig_loaded, self._on_loaded), (c.sig_error, notice),
+            (self.dialogs.sig_want_precision, self.set_precision), (self.binder.sig_failed, self.failures.report),
+            (c.sig_state, self._on_state), (c.sig_error, notice),
             (c.sig_conversations_changed, self.refresh_conversations),
             (c.sig_conversation_touched, self._on_conversation_touched),
             (c.sig_conversation_opened, self._on_conversation_opened), (c.sig_message_added, self.chat.append_message),
@@ -277,9 +284,9 @@ class MainWindow(QMainWindow):
             (self.stop_button.clicked, c.stop), (self.prompt.sig_escape, c.stop),
             (self.compare_button.clicked, lambda: self.open_compare()), (self.tune_button.clicked, self.open_tune),
             (self.conversations.sig_new, self.new_conversation), (self.conversations.sig_open, c.open_conversation),
-            (self.conversations.sig_rename, c.rename_conversation), (self.conversations.sig_delete, c.delete_conversation),
-            (self.conversations.sig_search, lambda _text: self.refresh_conversations()),
-            (self.model_bar.sig_speculative_toggled, lambda _on: self.options.lock_greedy(self._has_draft)),
+            (self.conversations.sig_rename, c.rename_conversation),
+            (self.conversations.sig_delete, c.delete_conversation),
+            (self.model_bar.sig_speculative_toggled, lambda _on: self.options.lock_greedy(self.has_draft)),
             (self.options.prefix_cache.clicked, self.set_prefix_cache),
             (self.model_bar.sig_device_changed, self._on_device_changed),
             (self.options.precision.activated, lambda i: self.set_precision(self.options.precision.itemData(i))),
@@ -288,13 +295,4 @@ class MainWindow(QMainWindow):
 
     # --- Qt overrides --------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
-        self.binder.remember_window(self)
-        self.controller.set_system_prompt(self.settings.system_prompt)
-        self.binder.flush()
-        self.hide()
-        self.dialogs.close_all()
-        self.models_menu.shutdown()
-        self.server.shutdown()
-        self.controller.shutdown()
-        self.controller.store.close()
-        event.accept()
+        self.closer.on_close_event(event)  # stops, saves and waits; the window stays up while it must

@@ -3,13 +3,12 @@ speed-demo pair) and Conversation (new, regenerate, edit, continue, export, impo
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication
 
-from eagle_chat.ui import i18n, theme
+from eagle_chat.ui import exporters, i18n, theme
 
 
 def build_menus(window) -> None:
@@ -47,7 +46,7 @@ def build_menus(window) -> None:
         else:
             chat_menu.addAction(action)
     export = QAction("Export stats (CSV, JSON) and chart (PNG)…", window)
-    export.triggered.connect(lambda: _export_stats(window))
+    export.triggered.connect(lambda: exporters.export_from_window(window))
     chat_menu.addAction(export)
 
 
@@ -84,10 +83,3 @@ def _set_theme(window, value: str) -> None:
 def _set_language(window, value: str | None) -> None:
     window.binder.update(language=value)
     window.statusBar().showMessage("The new language applies when EagleChat starts again.", 8000)
-
-
-def _export_stats(window) -> None:
-    folder = QFileDialog.getExistingDirectory(window, "Export this conversation's stats to…")
-    if folder:
-        written = window.export_conversation_stats(Path(folder))
-        window.statusBar().showMessage("Exported " + ", ".join(p.name for p in written), 8000)

@@ -51,7 +51,7 @@ def failure_status(message: str) -> int:
 def mark_started(marker, reply: ReplyInFlight, conversation, loaded: dict | None) -> None:
     """Put the crash marker (core.storage.reply_marker) on disk while ``reply`` runs: left behind, it means
     the app died mid-reply, and says in which conversation, with which cache setting, on which device."""
-    if marker is None:
+    if marker is None or reply.background:  # the warm start is no one's reply: a crash in it says nothing
         return
     spec = (loaded or {}).get("spec")
     marker.begin(conversation_id=conversation.id if reply.message is not None and conversation else None,

@@ -269,3 +269,19 @@ def npu_tree_text(tree: DraftTree, problem: str | None = None) -> tuple[str, str
     if tree.is_chain:
         return f"NPU drafts a chain: depth {tree.depth} × 1 branch, {tree.verified} candidates", why
     return f"NPU drafts a tree: depth {tree.depth} × {tree.branching} branches, {tree.verified} candidates", why
+
+
+def busy_reason(state: str) -> str | None:
+    """Why the model, device and precision cannot change now (None: they can)."""
+    if state == "generating":
+        return "A reply is being generated: stop it or let it finish before changing the model, device or precision."
+    if state == "loading":
+        return "A model is loading: wait for it before changing the model, device or precision."
+    return None
+
+
+def closing_text(waiting_for: list[str], deadline_s: float | None) -> str:
+    """The notice while the window waits to close: what it waits for, and the bound when there is one."""
+    what = " and ".join(waiting_for)
+    bound = f" (at most {deadline_s:.0f} s)" if deadline_s else ""
+    return f"Closing after {what}{bound}…"

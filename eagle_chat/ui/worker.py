@@ -8,8 +8,8 @@ sees it within a decoding step.
 
 from __future__ import annotations
 
+import logging
 import threading
-import traceback
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
@@ -19,10 +19,13 @@ from eagle_chat.core.generation.engine import (
     EngineError,
     GenerationSettings,
     PipelineSpec,
+    plan_load,
 )
 from eagle_chat.core.generation.metrics import Chunk
 from eagle_chat.core.serving.remote import RemoteEngine, RemoteSpec
 from eagle_chat.core.generation.reasoning import prompt_opens_reasoning
+
+log = logging.getLogger(__name__)
 
 CHUNK_SIGNAL_INTERVAL_S = 0.015
 
@@ -30,10 +33,14 @@ CHUNK_SIGNAL_INTERVAL_S = 0.015
 class GenerationWorker(QObject):
     """Loads a pipeline and runs replies on the thread it was moved to."""
 
+    sig_loading = Signal(object)
+    """A load started: the PipelineSpec."""
     sig_loaded = Signal(object)
-    """A load finished: dict with has_draft, supports_thinking, reasoning_in_prompt, load_time_ms, device, spec."""
-    sig_load_failed = Signal(object, str)
-    """A load failed: the spec and a sentence for the user. The previous pipeline is gone."""
+    """A load finished: dict with load_id, has_draft, supports_thinking, reasoning_in_prompt, load_time_ms,
+    device, draft_device, draft_free, spec."""
+    sig_load_failed = Signal(int, str, object)
+    """A load failed: its id, a sentence for the user, and the info of the pipeline still loaded (the one
+    before, kept or loaded again) or None."""
     sig_chunk = Signal(int, str, int, float)
     """Streamed text (chunks gathered over at most 15 ms): request id, text, running token count,
     seconds since the request started."""
@@ -52,30 +59,52 @@ class GenerationWorker(QObject):
         self._engine: Engine | None = None
         self._draft_free: Engine | None = None  # optional second, draft-free pipeline (comparisons only)
 
-    @Slot(object)
-    def load(self, spec: PipelineSpec) -> None:
-        self._release()
+    @Slot(int, object)
+    def load(self, load_id: int, spec: PipelineSpec) -> None:
+        """Load ``spec`` as a transaction: its folders are checked before the running pipeline is released,
+        and if OpenVINO then cannot build it, the previous pipeline is loaded again."""
         try:
-            engine = RemoteEngine(spec) if isinstance(spec, RemoteSpec) else Engine(spec)
-        except UserError as error:
-            self.sig_load_failed.emit(spec, str(error))
+            if not isinstance(spec, RemoteSpec):
+                plan_load(spec)
+        except UserError as error:  # a bad folder: the running pipeline was never touched
+            self.sig_load_failed.emit(load_id, str(error), self._info(self._engine))
             return
+        previous = self._engine.spec if self._engine is not None else None
+        self._release()  # two large models at once would not fit: release, then build
+        self.sig_loading.emit(spec)
+        try:
+            engine = _build(spec)
         except Exception as error:  # an unexpected OpenVINO/driver error must not kill the thread
-            traceback.print_exc()
-            self.sig_load_failed.emit(spec, f"Loading failed unexpectedly: {error}")
+            if not isinstance(error, UserError):
+                log.exception("loading %s failed", spec)
+            message = str(error) if isinstance(error, UserError) else f"Loading failed unexpectedly: {error}"
+            self.sig_load_failed.emit(load_id, message, self._info(self._restore(previous)))
             return
         self._engine = engine
-        self.sig_loaded.emit(
-            {
-                "spec": spec,
-                "has_draft": engine.has_draft,
-                "supports_thinking": engine.supports_thinking,
-                "reasoning_in_prompt": _reasoning_in_prompt(engine),
-                "load_time_ms": engine.load_time_ms,
-                "device": engine.plan.device,
-                "draft_device": engine.plan.draft_device,
-            }
-        )
+        self.sig_loaded.emit(self._info(engine, load_id))
+
+    def _restore(self, spec: PipelineSpec | None) -> Engine | None:
+        if spec is not None:
+            try:
+                self._engine = _build(spec)
+            except Exception:  # noqa: BLE001 - logged; the window then says nothing is loaded
+                log.exception("could not load the previous model %s again", spec)
+        return self._engine
+
+    def _info(self, engine: Engine | None, load_id: int | None = None) -> dict | None:
+        if engine is None:
+            return None
+        return {
+            "load_id": load_id,
+            "spec": engine.spec,
+            "has_draft": engine.has_draft,
+            "supports_thinking": engine.supports_thinking,
+            "reasoning_in_prompt": _reasoning_in_prompt(engine),
+            "load_time_ms": engine.load_time_ms,
+            "device": engine.plan.device,
+            "draft_device": engine.plan.draft_device,
+            "draft_free": self._draft_free is not None,
+        }
 
     @Slot()
     def load_draft_free(self) -> None:
@@ -122,7 +151,7 @@ class GenerationWorker(QObject):
             self.sig_failed.emit(request_id, str(error))
             return
         except Exception as error:
-            traceback.print_exc()
+            log.exception("generation failed")
             batch.flush()
             self.sig_failed.emit(request_id, f"Generation failed unexpectedly: {error}")
             return
@@ -140,6 +169,11 @@ class GenerationWorker(QObject):
         if self._engine is not None:
             self._engine.close()
             self._engine = None
+
+
+def _build(spec: PipelineSpec) -> Engine:
+    """The engine for ``spec``: a local pipeline, or a remote server's (RemoteSpec)."""
+    return RemoteEngine(spec) if isinstance(spec, RemoteSpec) else Engine(spec)
 
 
 def _reasoning_in_prompt(engine: Engine) -> dict:

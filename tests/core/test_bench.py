@@ -12,6 +12,7 @@ from eagle_chat.core.generation.engine import PipelineSpec
 from eagle_chat.core.measure.bench import choose, run_bench
 from eagle_chat.core.measure.tuning import tune_key
 from eagle_chat.settings import load_settings
+from tests.trees import assert_drafted_as_tree
 
 
 def test_run_bench_matches_raw_genai(tiny_pair, prompts):
@@ -91,17 +92,20 @@ def test_tree_drafting_is_swept_and_a_winning_tree_is_used_by_the_app(tiny_pair,
     home = tmp_path / "home"
     out = subprocess.run(
         [sys.executable, "-m", "eagle_chat", "bench", "--model", str(target), "--draft", str(draft),
-         "--prompt", "Write quicksort in Python.", "--max-new-tokens", "24", "--k", "2", "4", "--tree", "3:2",
+         "--prompt", "Write quicksort in Python.", "--max-new-tokens", "24", "--k", "3", "7", "--tree", "1:2",
          "--repeats", "1", "--tune", "--json", str(tmp_path / "b.json"), "--home", str(home)],
         capture_output=True, text=True, timeout=600,
     )
     assert out.returncode == 0, out.stderr
     data = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
-    # depth 3 fits K=4 only
-    assert [(s["k"], s["tree"]) for s in data["summary"]] == [(2, None), (4, None), (4, "3x2")]
+    assert [(s["k"], s["tree"]) for s in data["summary"]] == [(3, None), (7, None), (3, "1x2"), (7, "1x2")]
     assert all(s["identical_output"] for s in data["summary"])
-    assert {r["tree"] for r in data["runs"] if r["mode"] == "speculative"} == {None, "3x2"}
-    assert "chosen_tree" in data and " t3x2" in out.stdout
+    trees = [r for r in data["runs"] if r["tree"] == "1x2"]
+    assert len(trees) == 2
+    for run in trees:  # a 1x2 tree has 2 nodes: 2 verified per step where a chain verifies K (3 or 7)
+        assert_drafted_as_tree(run["k"], run["generated_tokens"], run["tokens_per_step"], run["draft_tokens"],
+                               1, 2)
+    assert "chosen_tree" in data and " t1x2" in out.stdout
 
     # Force the tree as the tuned choice and check the app's next reply drafts a tree.
     from eagle_chat.app import create_main_window
@@ -109,18 +113,20 @@ def test_tree_drafting_is_swept_and_a_winning_tree_is_used_by_the_app(tiny_pair,
 
     settings, _ = load_settings(home / "config" / "settings.json")
     key = tune_key(target, draft, "CPU")
-    settings.tuned_k[key], settings.tuned_tree[key] = 4, "3x2"
+    settings.tuned_k[key], settings.tuned_tree[key] = 7, "1x2"
     settings.target_dir, settings.draft_dir = str(target), str(draft)
     save_settings(settings, home / "config" / "settings.json")
     window = create_main_window(["--home", str(home)])
     qtbot.addWidget(window)
     try:
         qtbot.waitUntil(lambda: window.controller.state == "ready", timeout=60_000)
-        assert window.model_bar.k_slider.value() == 4
-        window.options.max_tokens.setValue(16)
-        window.prompt.setPlainText("hello")
+        assert window.model_bar.k_slider.value() == 7
+        window.options.max_tokens.setValue(24)
+        window.prompt.setPlainText("Write quicksort in Python.")
         with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=60_000) as blocker:
             window.send()
-        assert blocker.args[1].stats.tree == "3x2" and "tree 3x2" in window.stats_label.text()
+        stats = blocker.args[1].stats
+        assert stats.tree == "1x2" and "tree 1x2" in window.stats_label.text()
+        assert_drafted_as_tree(7, stats.generated_tokens, stats.tokens_per_step, stats.draft_tokens, 1, 2)
     finally:
         window.close()

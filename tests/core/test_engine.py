@@ -37,9 +37,17 @@ def test_baseline_on_the_draft_pipeline_is_plain_decoding(spec_engine, plain_eng
 
 def test_the_draft_earns_its_keep(spec_engine, prompts):
     accepted = drafted = 0
+    k = SPEC.num_assistant_tokens
     for prompt in prompts:
         stats = spec_engine.generate(prompt, SPEC).stats
-        assert stats.tokens_per_step is not None and stats.tokens_per_step >= 1.0
+        steps = stats.generated_tokens / stats.tokens_per_step
+        assert steps == pytest.approx(round(steps)), prompt  # tokens over verification steps
+        steps = round(steps)
+        # A step yields the drafts it accepted plus one token of the target's own; GenAI leaves the last
+        # step's acceptances (at most K) out of its count. So tokens beyond one per step = accepted + 0..K.
+        assert stats.accepted_tokens <= stats.generated_tokens - steps <= stats.accepted_tokens + k, prompt
+        assert stats.tokens_per_step <= k + 1
+        assert spec_engine.generate(prompt, BASE).stats.tokens_per_step == 1.0  # no draft: a token a step
         accepted += stats.accepted_tokens
         drafted += stats.draft_tokens
     assert accepted > 0

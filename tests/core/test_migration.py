@@ -92,3 +92,20 @@ def test_a_failed_upgrade_leaves_the_file_at_version_1(v1_copy, monkeypatch):
     db.close()
     rows = v1_rows(v1_copy)
     assert rows == v1_rows(FIXTURE) and "parent_id" not in rows[0]
+
+
+def test_a_version_1_file_locked_by_another_program_is_upgraded_once_the_lock_goes(v1_copy, hold_lock):
+    """The first start after the update while the old app still writes: the upgrade needs the write lock.
+    A lock is not damage — nothing is moved aside, and the upgrade happens when the file is free."""
+    before = v1_rows(v1_copy)
+    release = hold_lock(v1_copy, "write")
+    store = ConversationStore(v1_copy)
+    assert store.problem is not None and store.notice is None and store.upgraded_from is None
+    assert sorted(p.name for p in v1_copy.parent.iterdir() if ".corrupt-" in p.name or ".newer-" in p.name) == []
+    release()
+    assert store.flush()
+    assert store.upgraded_from == 1 and store.problem is None
+    conversations = store.list_conversations()
+    messages = [m for c in conversations for m in store.load_conversation(c.id).all_messages]
+    assert sorted(m.id for m in messages) == sorted(r["id"] for r in before)
+    store.close()

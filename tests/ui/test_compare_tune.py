@@ -12,6 +12,7 @@ from eagle_chat import paths
 from eagle_chat.core.measure.tuning import tune_key
 from eagle_chat.settings import load_settings
 from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
+from tests.trees import assert_drafted_as_tree, tree_size, verification_steps
 
 
 def at_f32(qtbot, window):
@@ -103,15 +104,21 @@ def test_auto_tune_is_persisted_and_used_by_the_next_reply(qtbot, open_window, e
 def test_auto_tune_can_sweep_draft_trees_and_the_next_reply_uses_the_winner(qtbot, open_window):
     window = open_window()
     dialog = window.open_tune()
-    dialog.ks, dialog.trees, dialog.prompts, dialog.max_new_tokens = (3, 4), ((3, 2),), ("Write quicksort.",), 32
+    # A 1x2 tree has 2 nodes: at K=3 and K=7 GenAI verifies 2 a step, a chain 3 or 7 (never 2).
+    dialog.ks, dialog.trees, dialog.prompts, dialog.max_new_tokens = (3, 7), ((1, 2),), ("Write quicksort.",), 32
     dialog.trees_check.setChecked(True)
-    assert dialog.configurations() == [(3, None), (4, None), (3, (3, 2)), (4, (3, 2))]
+    assert dialog.configurations() == [(3, None), (7, None), (3, (1, 2)), (7, (1, 2))]
     with qtbot.waitSignal(dialog.sig_chosen, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
         qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
     k, tree = blocker.args
-    assert {(s.k, s.tree) for s in dialog.report.summary} == {(3, None), (4, None), (3, "3x2"), (4, "3x2")}
-    tree_runs = [r for r in dialog.report.runs if r.tree == "3x2"]
-    assert tree_runs and all(r.accepted_tokens > 0 for r in tree_runs)  # the trees really were drafted
+    assert {(s.k, s.tree) for s in dialog.report.summary} == {(3, None), (7, None), (3, "1x2"), (7, "1x2")}
+    tree_runs = [r for r in dialog.report.runs if r.tree == "1x2"]
+    assert len(tree_runs) == 2
+    for run in tree_runs:  # the trees really were drafted
+        assert_drafted_as_tree(run.k, run.generated_tokens, run.tokens_per_step, run.draft_tokens, 1, 2)
+    chain = next(r for r in dialog.report.runs if r.k == 7 and r.tree is None)
+    chain_steps = verification_steps(chain.generated_tokens, chain.tokens_per_step)
+    assert chain.draft_tokens > tree_size(1, 2) * (chain_steps - 2)  # the same sweep as a chain: not 2 a step
     key = tune_key(paths.tiny_target_dir(), paths.tiny_draft_dir(), "CPU")
     saved, _ = load_settings(paths.settings_file())
     assert saved.tuned_k[key] == k and saved.tuned_tree.get(key, "") == tree
@@ -119,6 +126,28 @@ def test_auto_tune_can_sweep_draft_trees_and_the_next_reply_uses_the_winner(qtbo
     window.options.max_tokens.setValue(16)
     _, result = send(qtbot, window, "hello")
     assert result.stats.num_assistant_tokens == k and (result.stats.tree or "") == tree
+
+
+def test_a_run_stopped_during_auto_tune_is_not_counted(qtbot, open_window):
+    window = open_window()
+    dialog = window.open_tune()
+    dialog.ks, dialog.prompts, dialog.max_new_tokens = (3, 6), ("Write a long story about parsers.",), 400
+    stopped = []
+
+    def stop_the_k6_run(request_id, _mode, _points):
+        job = dialog.runner._batch.jobs[len(dialog.runner._batch.results)] if dialog.runner.is_running() else None
+        if job is not None and job.tag[1] == 6 and not stopped:
+            stopped.append(request_id)
+            qtbot.keyClick(window.prompt, Qt.Key.Key_Escape)  # the window's Stop, mid-run
+
+    window.controller.sig_rate_points.connect(stop_the_k6_run)
+    with qtbot.waitSignal(dialog.sig_chosen, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    assert stopped
+    assert blocker.args[0] == 3  # K=6 has no complete measurement: it cannot win
+    assert [s.k for s in dialog.report.summary] == [3]
+    assert all(r.k != 6 for r in dialog.report.runs)
+    assert "1 stopped run(s) not counted" in dialog.status.text()
 
 
 def test_conversation_stats_export(qtbot, open_window, tmp_path):

@@ -147,7 +147,10 @@ def test_close_mid_reply_then_reopen_on_the_same_home(qtbot, open_window):
         send(qtbot, window, "Write a long story about parsers.", wait=False)
     conversation_id = window.controller.conversation.id
     window.close()
-    assert not window.controller._thread.isRunning()
+    assert window.notice.text() == "Closing after the reply stops…"
+    with qtbot.waitSignal(window.closer.sig_closed, timeout=REPLY_TIMEOUT_MS):
+        pass
+    assert not window.controller._thread.isRunning() and not window.isVisible()
 
     again = open_window()
     assert again.conversations.titles() == ["Say hello."]
@@ -168,9 +171,18 @@ def test_conversations_new_rename_search_delete(qtbot, open_window):
     window.conversations.list.setCurrentRow(1)
     window.conversations.rename_current("Renamed")
     assert "Renamed" in window.conversations.titles()
-    window.conversations.search.setText("renam")
+    runs = window.search.searches
+    qtbot.keyClicks(window.conversations.search, "renam")  # debounced: one query once typing pauses
+    qtbot.waitUntil(lambda: window.conversations.titles() == ["Renamed"], timeout=5_000)
+    assert window.search.searches == runs + 1
+    results = []
+    window.search.sig_results.connect(results.append)
+    send(qtbot, window, "more about the second")  # a reply to the hidden one keeps it hidden
+    qtbot.waitUntil(lambda: len(results) >= 2, timeout=5_000)  # searched again after the message and reply
+    assert results[-1] == {window.controller.store.list_conversations()[1].id}
     assert window.conversations.titles() == ["Renamed"]
     window.conversations.search.setText("")
+    assert window.conversations.titles() == ["Second topic", "Renamed"]
     window.conversations.confirm = False
     window.conversations.list.setCurrentRow(0)
     window.conversations.delete_current()

@@ -29,11 +29,12 @@ class ConversationList(QWidget):
     sig_delete = Signal(int)
     """Delete conversation id (the user confirmed)."""
     sig_search = Signal(str)
-    """The search text changed."""
+    """The search text changed (every keystroke: ConversationSearch debounces it)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._items: dict[int, QListWidgetItem] = {}  # conversation id -> its row's item
+        self._shown: set[int] | None = None  # the search's matches (None: no search, all rows shown)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.new_button = QPushButton("New conversation")
@@ -49,6 +50,7 @@ class ConversationList(QWidget):
         self.list.setAccessibleName("Conversations")
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setUniformItemSizes(True)  # one-line rows: layout no longer measures each of them
         self.list.itemActivated.connect(self._open_item)
         self.list.itemClicked.connect(self._open_item)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -74,6 +76,19 @@ class ConversationList(QWidget):
             if conversation.id == current_id:
                 self.list.setCurrentItem(item)
         self.list.blockSignals(False)
+        if self._shown is not None:
+            self.show_only(self._shown)
+
+    def show_only(self, ids: set[int] | None) -> None:
+        """Hide the rows whose conversation is not in ``ids`` (None: show every row). Touches only the rows
+        that change, so a search result costs the GUI thread milliseconds, not a rebuild."""
+        self._shown = ids
+        self.list.setUpdatesEnabled(False)
+        for conversation_id, item in self._items.items():
+            hidden = ids is not None and conversation_id not in ids
+            if item.isHidden() != hidden:
+                item.setHidden(hidden)
+        self.list.setUpdatesEnabled(True)
 
     def bring_to_top(self, conversation: Conversation) -> None:
         """Show ``conversation`` first, selected, with its current title: what a new message does to the
@@ -107,7 +122,8 @@ class ConversationList(QWidget):
         return item
 
     def titles(self) -> list[str]:
-        return [self.list.item(i).text() for i in range(self.list.count())]
+        """The titles shown, top to bottom (rows hidden by the search left out)."""
+        return [self.list.item(i).text() for i in range(self.list.count()) if not self.list.item(i).isHidden()]
 
     def current_id(self) -> int | None:
         item = self.list.currentItem()

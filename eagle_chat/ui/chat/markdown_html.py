@@ -22,6 +22,10 @@ SAFE_LINK_SCHEMES = ("http://", "https://", "mailto:")
 MAX_HIGHLIGHT_CHARS = 20_000  # larger blocks are shown plain: highlighting them would stall the GUI
 CODE_BACKGROUND = "#f3f4f6"
 MAX_NESTING = 20  # deeper Markdown structures are shown as plain text
+# Beyond these, parsing and laying out Markdown froze the window for seconds (a 1,000-row table: ~10 s).
+MAX_MARKDOWN_CHARS = 100_000  # a longer text is shown as plain text
+MAX_TABLE_ROWS = 200  # a longer table is shown as text in a block labelled "table"
+_TABLE_ROW = re.compile(r" {0,3}\|")
 
 
 @dataclass
@@ -88,10 +92,40 @@ def render_markdown(
     """
     env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix, "highlight": highlight,
                  "first_code_index": first_code_index}
-    tokens = _PARSER.parse(text, env)
+    if len(text) > MAX_MARKDOWN_CHARS:
+        return _plain(text)
+    tokens = _PARSER.parse(_long_tables_as_text(text), env)
     if max((t.level for t in tokens), default=0) >= MAX_NESTING - 1:  # the parser hit its limit
-        return Rendered(f'<p style="white-space: pre-wrap;">{html.escape(text)}</p>', [])
+        return _plain(text)
     return Rendered(_PARSER.renderer.render(tokens, _PARSER.options, env), env["code_blocks"])
+
+
+def _plain(text: str) -> Rendered:
+    return Rendered(f'<p style="white-space: pre-wrap;">{html.escape(text)}</p>', [])
+
+
+def _long_tables_as_text(text: str) -> str:
+    """Put each table longer than ``MAX_TABLE_ROWS`` (outside code fences) in a fenced block labelled
+    "table": shown as the text it is, in monospace, at once, with its copy action."""
+    if text.count("\n|") < MAX_TABLE_ROWS:
+        return text
+    lines, out, run, fence = text.split("\n"), [], [], None
+
+    def end_run() -> None:
+        out.extend(["```table", *run, "```"] if len(run) > MAX_TABLE_ROWS else run)
+        run.clear()
+
+    for line in lines:
+        match = _FENCE.match(line)
+        if fence is None and _TABLE_ROW.match(line):
+            run.append(line)
+            continue
+        end_run()
+        if match and (fence is None or match.group(1)[0] == fence[0]):
+            fence = match.group(1) if fence is None else None
+        out.append(line)
+    end_run()
+    return "\n".join(out)
 
 
 def _highlight(code: str, language: str) -> str:

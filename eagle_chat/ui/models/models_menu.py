@@ -31,6 +31,8 @@ class ModelsMenu(QMenu):
         self.registry = registry
         self._current = current
         self._build_thread: threading.Thread | None = None
+        self._locked: str | None = None
+        self._reported_notice = registry.notice  # the registry's notice at start is the window's to show
         self.sig_speed_demo_built.connect(self._on_speed_demo_built, Qt.ConnectionType.QueuedConnection)
         self.aboutToShow.connect(self.refresh)
         self.refresh()
@@ -39,7 +41,11 @@ class ModelsMenu(QMenu):
         """Registered pairs, the bundled pair, the speed-demo pair, and the ways to get more."""
         self.clear()
         current = self._current().target_dir
-        for pair in self.registry.pairs():
+        pairs = self.registry.pairs()
+        if self.registry.notice and self.registry.notice is not self._reported_notice:
+            self._reported_notice = self.registry.notice  # damaged since start (e.g. edited by hand)
+            self.sig_error.emit(self.registry.notice)
+        for pair in pairs:
             action = self.addAction(f"{pair.name}  ({pair.target_path.name} + {pair.draft_path.name})")
             action.setCheckable(True)
             action.setChecked(pair.target_path == current)
@@ -51,6 +57,21 @@ class ModelsMenu(QMenu):
         self.addSeparator()
         self.addAction("Get models…", self.sig_get_models)
         self.addAction("Choose model folders…", self.choose_folders)
+        if self._locked:
+            self.set_locked(self._locked)
+
+    def set_locked(self, reason: str | None) -> None:
+        """While a reply or a load runs, choosing a pair (which loads it) is off; the menu says why."""
+        self._locked = reason
+        self.menuAction().setEnabled(reason is None)
+        self.setToolTip(reason or "")
+        self.menuAction().setStatusTip(reason or "")
+        for action in self.actions():
+            action.setEnabled(reason is None)
+
+    def is_building(self) -> bool:
+        """The speed-demo pair is being built (closing waits for it)."""
+        return self._build_thread is not None and self._build_thread.is_alive()
 
     def choose_folders(self) -> None:
         """Ask for a target folder, then its draft folder (Cancel: none)."""

@@ -55,6 +55,11 @@ class BatchRunner(QObject):
     def is_running(self) -> bool:
         return self._batch is not None
 
+    @property
+    def cancelled(self) -> bool:
+        """The last batch was cancelled (its results are partial)."""
+        return self._cancelled
+
     def start(self, jobs: list[Job]) -> bool:
         """Start the jobs; False (and the controller says why) if the worker is busy."""
         if self._batch is not None or not jobs:

@@ -108,16 +108,26 @@ class TuneDialog(QDialog):
 
     def _on_done(self, results) -> None:
         self.start_button.setEnabled(True)
-        runs = []
+        if self.runner.cancelled:
+            self.status.setText("The sweep was stopped; nothing was saved.")
+            return
+        runs, stopped = [], []
         for job_result in results:
             mode, k, prompt_index = job_result.job.tag
             if mode == "warmup" or job_result.result is None:
                 continue
+            if job_result.result.stopped:  # cut short by Stop: its speed means nothing
+                stopped.append(job_result.job)
+                continue
             runs.append(run_record(mode, k, prompt_index, 0, job_result.result))
-        measured = [(k, tree_label(tree)) for k, tree in self._configs
-                    if any(r.k == k and r.tree == tree_label(tree) for r in runs)]
-        if not measured or not any(r.mode == "baseline" for r in runs):
-            self.status.setText("The sweep did not finish.")
+        prompts = set(range(len(self.prompts)))
+
+        def complete(k, tree) -> bool:  # a configuration counts only when measured on every prompt
+            return {r.prompt_index for r in runs if r.mode == "speculative" and r.k == k and r.tree == tree} == prompts
+
+        measured = [(k, tree_label(tree)) for k, tree in self._configs if complete(k, tree_label(tree))]
+        if not measured or {r.prompt_index for r in runs if r.mode == "baseline"} != prompts:
+            self.status.setText("The sweep did not finish (a run was stopped or failed); nothing was saved.")
             return
         spec = (self.controller.loaded or {}).get("spec")
         report = BenchReport(getattr(spec, "device", "?"), getattr(spec, "precision", "?"), "same",
@@ -127,10 +137,11 @@ class TuneDialog(QDialog):
         report.chosen_k, report.chosen_tree = best.k, best.tree
         self.report = report
         self._plot(report)
+        skipped = f" {len(stopped)} stopped run(s) not counted." if stopped else ""
         self.status.setText(
             f"Fastest: {_config_label(best)} — {best.speculative_tokens_per_s:.0f} tok/s vs baseline "
             f"{best.baseline_tokens_per_s:.0f} (×{best.speedup:.2f}). Saved as the default for this model, "
-            "draft and device."
+            f"draft and device.{skipped}"
         )
         self.sig_chosen.emit(best.k, best.tree or "")
 

@@ -1,0 +1,106 @@
+"""The controller's one request queue (a mixin of :class:`~eagle_chat.ui.controller.ChatController`).
+
+Window replies, comparisons and API requests wait in ``queue``, in order, behind ``reply`` — the one the
+worker runs: one pipeline, one worker. A *background* reply (the warm start) gives way to any other.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+
+from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.core.storage.conversation import Message
+from eagle_chat.ui.branching import LiveReply
+from eagle_chat.ui.replies import ReplyInFlight, mark_ended, mark_started
+
+
+class RequestQueue:
+    """Start, queue, dispatch, preempt and end replies; the controller provides the signals and state."""
+
+    def stop(self) -> None:
+        """Stop the window's own reply (in flight or queued), else the one in flight; within a step."""
+        own = [r for r in self._replies() if r.job is None]
+        for reply in own or ([self.reply] if self.reply is not None else []):
+            reply.stop.set()
+
+    def is_busy(self) -> bool:
+        return self.reply is not None or self.state == "loading"
+
+    def _replies(self) -> list[ReplyInFlight]:
+        return [r for r in (self.reply, *self.queue) if r is not None]
+
+    def _end_reply(self, request_id: int) -> ReplyInFlight | None:
+        """Close the books on the reply in flight (flush, ready again) before anyone hears it ended,
+        so that a listener may start the next reply at once."""
+        reply = self.reply
+        if reply is None or reply.request_id != request_id:
+            return None
+        self._flush()
+        self.reply = None
+        self._render_timer.stop()
+        mark_ended(self.marker)
+        self._dispatch(self.queue.popleft()) if self.queue else self._set_state("ready" if self.loaded else "empty")
+        return reply
+
+    def _can_generate(self) -> bool:
+        if self._shut_down:
+            return False
+        self._preempt_background()
+        if any(reply.job is None for reply in self._replies()):  # API requests only wait their turn
+            self.sig_error.emit("A reply is still being generated; stop it first.")
+            return False
+        if self.state not in ("ready", "generating"):
+            self.sig_error.emit(
+                "The model is still loading; wait a moment." if self.state == "loading"
+                else "No model is loaded. Choose a model folder first."
+            )
+            return False
+        return True
+
+    def _preempt_background(self) -> None:
+        """Stop background replies (the warm start) and forget them: the worker runs the next request as soon
+        as the one in flight returns (within a step); its late signals carry an old id and are ignored; its
+        listeners hear it ended without a result."""
+        for reply in [r for r in self.queue if r.background]:
+            self.queue.remove(reply)
+            self.sig_ephemeral_finished.emit(reply.request_id, None)
+        reply = self.reply
+        if reply is None or not reply.background:
+            return
+        reply.stop.set()
+        self.reply = None
+        self._render_timer.stop()
+        mark_ended(self.marker)
+        self._dispatch(self.queue.popleft()) if self.queue else self._set_state("ready" if self.loaded else "empty")
+        self.sig_ephemeral_finished.emit(reply.request_id, None)
+
+    def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False,
+               job=None, live: LiveReply | None = None, background: bool = False) -> int:
+        has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not draft_free
+        if settings.speculative and not has_draft:
+            settings = replace(settings, speculative=False)
+        mode = "speculative" if settings.speculative else "baseline"
+        request_id = next(self._ids)
+        stop = job.stop if job is not None else threading.Event()
+        live = live or (LiveReply(message, inside=False) if message is not None else None)
+        reply = ReplyInFlight(request_id, mode, settings, stop, message, job, prompt, draft_free, live=live,
+                              background=background)
+        if self.reply is None:
+            self._dispatch(reply)
+        else:
+            self.queue.append(reply)
+            self.sig_queue_changed.emit(len(self.queue))
+        return request_id
+
+    def _dispatch(self, reply: ReplyInFlight) -> None:
+        """Hand ``reply`` to the worker (the queue's head, or a request arriving while nothing runs)."""
+        self.reply = reply
+        self.sig_queue_changed.emit(len(self.queue))
+        mark_started(self.marker, reply, self.conversation, self.loaded)
+        self._set_state("ready" if reply.background else "generating")
+        if reply.job is not None:
+            reply.job.on_started(reply.request_id)
+        self.sig_reply_started.emit(reply.request_id, reply.mode, reply.settings)
+        self._render_timer.start()
+        self.sig_request_generate.emit(reply.request_id, reply.prompt, reply.settings, reply.stop, reply.draft_free)

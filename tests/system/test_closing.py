@@ -1,0 +1,137 @@
+"""Closing during a load or a reply: the window says "Closing after …", the process ends within a bound,
+and nothing is left running."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.gui import LOAD_TIMEOUT_MS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Runs eagle_chat.app.main() (the real event loop, with the hard-exit bound armed). When the model is
+# ready it starts what argv[2] names, closes the window and prints what the window said and when.
+SCRIPT = """
+import os, sys, time
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+import eagle_chat.ui.closing as closing
+import eagle_chat.ui.worker as worker
+from eagle_chat import app as eagle_app
+closing.CLOSE_DEADLINE_S = 3.0
+what = sys.argv[2]
+if what == "stuck-load":  # a compile OpenVINO will not interrupt (minutes on a GPU), simulated
+    Real = worker.Engine
+    class Stuck(Real):
+        def __init__(self, spec):
+            if spec.precision == "f32":
+                time.sleep(120)
+            super().__init__(spec)
+    worker.Engine = Stuck
+
+def when_ready():
+    windows = [w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow"]
+    if not windows or windows[0].controller.state != "ready":
+        QTimer.singleShot(50, when_ready)
+        return
+    window = windows[0]
+    if what == "reply":
+        window.options.max_tokens.setValue(8000)
+        window.prompt.setPlainText("Write a long story about parsers.")
+        window.send()
+        QTimer.singleShot(300, lambda: close(window))
+    else:
+        window.set_precision("f32")
+        close(window)
+
+def close(window):
+    print("CLOSING", time.monotonic(), flush=True)
+    window.close()
+    print("SAID", window.notice.text(), flush=True)
+
+QTimer.singleShot(50, when_ready)
+code = eagle_app.main(["--home", sys.argv[1]])
+print("EXITED", time.monotonic(), flush=True)
+sys.exit(code)
+"""
+
+
+def run(tmp_path, what: str) -> tuple[float, str, int]:
+    child = subprocess.Popen([sys.executable, "-c", SCRIPT, str(tmp_path / "home"), what],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True)
+    closing_at, said = None, ""
+    for line in child.stdout:
+        if line.startswith("CLOSING"):
+            closing_at = time.monotonic()
+        if line.startswith("SAID"):
+            said = line[5:].strip()
+    code = child.wait(timeout=LOAD_TIMEOUT_MS / 1000 * 3)
+    assert closing_at is not None, said
+    elapsed = time.monotonic() - closing_at
+    try:  # nothing of the app's process group outlives it (threads die with it; no child processes)
+        os.killpg(child.pid, 0)
+        left = True
+    except ProcessLookupError:
+        left = False
+    assert not left, "a child process outlived the app"
+    return elapsed, said, code
+
+
+def test_close_during_a_reply_ends_the_process_quickly(tmp_path):
+    elapsed, said, code = run(tmp_path, "reply")
+    assert code == 0 and said == "Closing after the reply stops (at most 3 s)…"
+    assert elapsed < 10, elapsed  # stop is seen within a decoding step; measured ~0.1-0.3 s
+
+
+def test_close_during_a_load_waits_for_it_then_exits(tmp_path):
+    elapsed, said, code = run(tmp_path, "load")
+    assert code == 0 and said.startswith("Closing after the model finishes loading")
+    assert elapsed < 30, elapsed
+
+
+def test_close_during_a_load_that_never_ends_exits_at_the_bound(tmp_path):
+    elapsed, said, code = run(tmp_path, "stuck-load")
+    assert code == 0 and "(at most 3 s)" in said
+    assert 2.5 < elapsed < 10, elapsed  # waited its bound, then ended with everything saved
+    assert (tmp_path / "home" / "config" / "settings.json").is_file()
+
+
+def test_close_during_a_load_in_process_leaves_no_thread(qtbot, open_window):
+    window = open_window()
+    window.show()
+    assert window.set_precision("f32")
+    window.close()
+    assert window.isVisible() and not window.closer.done  # it stays up, saying why
+    assert window.notice.text().startswith("Closing after the model finishes loading")
+    with qtbot.waitSignal(window.closer.sig_closed, timeout=LOAD_TIMEOUT_MS):
+        pass
+    assert not window.isVisible() and not window.controller._thread.isRunning()
+    assert window.settings.precision == "f32"  # the load finished before the close: it was committed
+
+
+def test_closing_the_window_during_a_download_ends_its_process(qtbot, open_window, tiny_catalog, fake_hub):
+    fake_hub.throttle_bps = 100_000
+    window = open_window()
+    window.show()
+    dialog = window.dialogs.open_get_models()
+    dialog.select_entry("tiny")
+    dialog.endpoint_edit.setText(fake_hub.url)
+    assert dialog.start_download()
+    qtbot.waitUntil(lambda: dialog.runner._process is not None and dialog.runner._process.processId() > 0,
+                    timeout=LOAD_TIMEOUT_MS)
+    pid = dialog.runner._process.processId()
+    window.close()
+    qtbot.waitUntil(lambda: window.closer.done, timeout=LOAD_TIMEOUT_MS)
+    assert not dialog.runner.running
+    try:
+        os.kill(pid, 0)
+        alive = True
+    except ProcessLookupError:
+        alive = False
+    assert not alive, "the download's process outlived the window"
