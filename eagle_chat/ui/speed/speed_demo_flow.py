@@ -39,6 +39,7 @@ class SpeedDemoFlow(QObject):
         controller = window.controller
         controller.sig_loaded.connect(self._on_loaded)
         controller.sig_error.connect(self._on_error)
+        window.loads.sig_refused.connect(lambda message, _still: self._on_refused(message))
         # Emitted on the build thread; queued to run here, after the menu's own slot has asked for the load.
         window.models_menu.sig_speed_demo_built.connect(self._on_built, Qt.ConnectionType.QueuedConnection)
         kit.sig_tuned.connect(self._on_tuned)
@@ -104,7 +105,7 @@ class SpeedDemoFlow(QObject):
             return
         controller.sig_state.disconnect(self._load_when_free)
         self._go("load")
-        self._window.load_model()
+        self._window.models_menu.choose_registered(speed_demo.NAME)  # a load of the pair, at f32
 
     def _on_loaded(self, _info: dict) -> None:
         if self.step not in ("build", "load"):
@@ -134,6 +135,11 @@ class SpeedDemoFlow(QObject):
 
     def _on_error(self, message: str) -> None:
         if self.step in ("build", "load") and self._window.controller.state == "empty":
+            self._fail(message)
+
+    def _on_refused(self, message: str) -> None:
+        """The pair's load was refused or failed (the window's model loads are transactions)."""
+        if self.step == "load":
             self._fail(message)
 
     def _ready(self) -> None:
