@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.ui import theme
 from eagle_chat.ui.chat import code_style

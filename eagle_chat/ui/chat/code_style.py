@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PySide6.QtGui import QColor
 from pygments.formatters import HtmlFormatter
 from pygments.style import Style
 from pygments.styles import get_style_by_name
 from pygments.util import ClassNotFound
+from PySide6.QtGui import QColor
 
 from eagle_chat.ui import theme
 
