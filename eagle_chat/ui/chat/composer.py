@@ -3,9 +3,11 @@ empty box edits the last message) with its Send and Stop buttons, and the note s
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from eagle_chat.ui import theme
 
 
 class PromptEdit(QPlainTextEdit):
@@ -19,8 +21,10 @@ class PromptEdit(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("promptEdit")
-        self.setAccessibleName("Message")
-        self.setPlaceholderText("Message EagleChat — Enter to send, Shift+Enter for a new line, Esc to stop")
+        self.setAccessibleName(self.tr("Message"))
+        self.setAccessibleDescription(self.tr("Enter sends, Shift+Enter starts a new line, Esc stops the reply, "
+                                              "Up in the empty box edits your last message"))
+        self.setPlaceholderText(self.tr("Message EagleChat — Enter to send, Shift+Enter for a new line, Esc to stop"))
         self.setTabChangesFocus(True)
         self.setMaximumHeight(120)
         self._composing = False
@@ -66,16 +70,19 @@ class Composer(QWidget):
         self.prompt = PromptEdit()
         self.edit_note = QLabel()
         self.edit_note.setObjectName("editNote")
-        self.edit_note.setStyleSheet("color: #b45309;")
         self.edit_note.setWordWrap(True)
-        self.cancel_edit_button = QPushButton("Cancel")
+        self._restyle()
+        self.cancel_edit_button = QPushButton(self.tr("Cancel"))
         self.cancel_edit_button.setObjectName("cancelEditButton")
+        self.cancel_edit_button.setAccessibleName(self.tr("Cancel editing"))
         self.cancel_edit_button.clicked.connect(self.sig_cancel_edit)
-        self.send_button = QPushButton("Send")
+        self.send_button = QPushButton(self.tr("Send"))
         self.send_button.setObjectName("sendButton")
+        self.send_button.setAccessibleDescription(self.tr("Send the message (Enter)"))
         self.send_button.setEnabled(False)
-        self.stop_button = QPushButton("Stop")
+        self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setObjectName("stopButton")
+        self.stop_button.setAccessibleDescription(self.tr("Stop the reply being written (Esc)"))
         self.stop_button.setEnabled(False)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -97,3 +104,12 @@ class Composer(QWidget):
         self.edit_note.setText(text)
         self.edit_note.setVisible(bool(text))
         self.cancel_edit_button.setVisible(bool(text))
+
+    def _restyle(self) -> None:
+        self.edit_note.setStyleSheet(f"color: {theme.colours().warning};")
+
+    def event(self, event: QEvent) -> bool:  # Qt override
+        handled = super().event(event)
+        if event.type() == QEvent.Type.ApplicationPaletteChange:  # a theme switch: the note's colour follows
+            self._restyle()
+        return handled

@@ -37,17 +37,21 @@ class ConversationList(QWidget):
         self._shown: set[int] | None = None  # the search's matches (None: no search, all rows shown)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.new_button = QPushButton("New conversation")
+        self.new_button = QPushButton(self.tr("New conversation"))
         self.new_button.setObjectName("newConversationButton")
         self.new_button.clicked.connect(self.sig_new)
         self.search = QLineEdit()
         self.search.setObjectName("conversationSearch")
-        self.search.setPlaceholderText("Search conversations")
+        self.search.setPlaceholderText(self.tr("Search conversations"))
+        self.search.setAccessibleName(self.tr("Search conversations"))
+        self.search.setAccessibleDescription(self.tr("Shows the conversations whose title or messages contain "
+                                                     "the text (Ctrl+F)"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.sig_search)
         self.list = QListWidget()
         self.list.setObjectName("conversationList")
-        self.list.setAccessibleName("Conversations")
+        self.list.setAccessibleName(self.tr("Conversations"))
+        self.list.setAccessibleDescription(self.tr("Enter opens a conversation, F2 renames it, Delete deletes it"))
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.setUniformItemSizes(True)  # one-line rows: layout no longer measures each of them
@@ -55,9 +59,9 @@ class ConversationList(QWidget):
         self.list.itemClicked.connect(self._open_item)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
-        rename = QAction("Rename", self.list, shortcut=QKeySequence(Qt.Key.Key_F2))
+        rename = QAction(self.tr("Rename"), self.list, shortcut=QKeySequence(Qt.Key.Key_F2))
         rename.triggered.connect(self.rename_current)
-        delete = QAction("Delete", self.list, shortcut=QKeySequence(QKeySequence.StandardKey.Delete))
+        delete = QAction(self.tr("Delete"), self.list, shortcut=QKeySequence(QKeySequence.StandardKey.Delete))
         delete.triggered.connect(self.delete_current)
         self.list.addActions([rename, delete])
         self._rename_action, self._delete_action = rename, delete
@@ -134,7 +138,7 @@ class ConversationList(QWidget):
         if conversation_id is None:
             return
         if not isinstance(title, str):
-            title, ok = QInputDialog.getText(self, "Rename conversation", "Title:",
+            title, ok = QInputDialog.getText(self, self.tr("Rename conversation"), self.tr("Title:"),
                                              text=self.list.currentItem().text())
             if not ok:
                 return
@@ -145,8 +149,9 @@ class ConversationList(QWidget):
         if conversation_id is None:
             return
         if self.confirm:
-            answer = QMessageBox.question(self, "Delete conversation",
-                                          f"Delete “{self.list.currentItem().text()}” and all its messages?")
+            answer = QMessageBox.question(
+                self, self.tr("Delete conversation"),
+                self.tr("Delete “{title}” and all its messages?").format(title=self.list.currentItem().text()))
             if answer != QMessageBox.StandardButton.Yes:
                 return
         self.sig_delete.emit(conversation_id)

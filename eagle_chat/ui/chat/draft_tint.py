@@ -20,6 +20,8 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter, QTextDocument
 
 from eagle_chat.core.generation.steps import DraftedSpan, StepRecord
+from eagle_chat.ui.chat.markdown_html import copy_code_label
+from eagle_chat.ui.chat.message_links import copy_label
 from eagle_chat.ui.drafted_text import (
     ASTRAL,
     DRAFT_TINT,
@@ -40,11 +42,12 @@ def document_runs(doc: QTextDocument, start: int, end: int) -> list[tuple[int, s
     """The text the document shows between ``start`` and ``end``: one (position, text) run per block,
     leaving out the blocks that hold copy links (a code block's label line, the message footer)."""
     runs: list[tuple[int, str]] = []
+    labels = (copy_label(), copy_code_label())  # the links' text, in the UI's language
     block = doc.findBlock(start)
     while block.isValid() and block.position() < end:
         position, text = block.position(), block.text()
         it, skip = block.begin(), False
-        while "Copy" in text and not it.atEnd() and not skip:  # the links' text is "Copy" / "Copy code"
+        while any(label in text for label in labels) and not it.atEnd() and not skip:
             fmt = it.fragment().charFormat()
             skip = fmt.isAnchor() and fmt.anchorHref().startswith(SKIPPED_LINKS)
             it += 1

@@ -4,6 +4,10 @@ Safety: raw HTML in the text is escaped, never rendered (markdown-it with ``html
 shown as their alt text and address, never fetched; links keep only http(s) and mailto targets and the
 view asks before opening them. Code blocks are highlighted with Pygments (inline styles, which Qt
 understands) and numbered so the view can offer a copy action per block.
+
+Colours follow the theme: code blocks and inline code take their background and text from
+:func:`eagle_chat.ui.theme.colours` (the application palette unless ``colours`` is given), highlighted
+with that theme's Pygments style made readable on it (:mod:`eagle_chat.ui.chat.code_style`).
 """
 
 from __future__ import annotations
@@ -14,13 +18,16 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from pygments import highlight
-from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from eagle_chat.ui import theme
+from eagle_chat.ui.chat import code_style
+from eagle_chat.ui.i18n import translate
+
 SAFE_LINK_SCHEMES = ("http://", "https://", "mailto:")
 MAX_HIGHLIGHT_CHARS = 20_000  # larger blocks are shown plain: highlighting them would stall the GUI
-CODE_BACKGROUND = "#f3f4f6"
+CODE_BACKGROUND = theme.LIGHT.code_background  # on a light palette; see theme.colours() for the current one
 MAX_NESTING = 20  # deeper Markdown structures are shown as plain text
 # Beyond these, parsing and laying out Markdown froze the window for seconds (a 1,000-row table: ~10 s).
 MAX_MARKDOWN_CHARS = 100_000  # a longer text is shown as plain text
@@ -38,30 +45,48 @@ def _is_safe_link(url: str) -> bool:
     return url.strip().lower().startswith(SAFE_LINK_SCHEMES)
 
 
+def copy_code_label() -> str:
+    """The text of a code block's copy link (the chat view's tint skips the line that holds it)."""
+    return translate("markdown_html", "Copy code")
+
+
 def _fence(tokens, idx, options, env) -> str:
     """A highlighted code block; its source is collected in ``env["code_blocks"]`` for copying."""
     token = tokens[idx]
+    colours: theme.Colours = env["colours"]
     blocks = env.setdefault("code_blocks", [])
     index = env.get("first_code_index", 0) + len(blocks)
     blocks.append(token.content)
     language = (token.info or "").strip().split(" ")[0]
-    label = html.escape(language) if language else "code"
+    label = html.escape(language) if language else html.escape(translate("markdown_html", "code"))
     prefix = env.get("code_link_prefix", "")
-    body = _highlight(token.content, language) if env.get("highlight", True) else html.escape(token.content)
-    copy = f'<a href="{prefix}{index}">Copy code</a>' if prefix else ""
+    if env.get("highlight", True):
+        body = _highlight(token.content, language, colours)
+    else:
+        body = html.escape(token.content)
+    copy = f'<a href="{prefix}{index}">{html.escape(copy_code_label())}</a>' if prefix else ""
     return (
-        f'<table width="100%" cellpadding="6" cellspacing="0" bgcolor="{CODE_BACKGROUND}">'
-        f'<tr><td><span style="color:#6b7280;">{label}</span>&nbsp;&nbsp;{copy}'
-        f'<pre style="font-family:monospace; white-space:pre-wrap;">{body}</pre></td></tr></table>'
+        f'<table width="100%" cellpadding="6" cellspacing="0" bgcolor="{colours.code_background}">'
+        f'<tr><td><span style="color:{colours.muted};">{label}</span>&nbsp;&nbsp;{copy}'
+        f'<pre style="font-family:monospace; white-space:pre-wrap; color:{colours.code_text};">{body}</pre>'
+        '</td></tr></table>'
     )
+
+
+def _code_inline(tokens, idx, options, env) -> str:
+    """Inline code on the code background, so it stands out (and stays readable) in either theme."""
+    colours: theme.Colours = env["colours"]
+    return (f'<code style="background-color:{colours.code_background}; color:{colours.code_text};">'
+            f'{html.escape(tokens[idx].content)}</code>')
 
 
 def _image(tokens, idx, options, env) -> str:
     """Images are never fetched: show what and where instead."""
     token = tokens[idx]
-    alt = html.escape(token.content or "image")
-    src = html.escape(token.attrGet("src") or "")
-    return f'<span style="color:#6b7280;">[image not loaded: {alt} — {src}]</span>'
+    alt = token.content or translate("markdown_html", "image")
+    src = token.attrGet("src") or ""
+    text = translate("markdown_html", "[image not loaded: {alt} — {src}]").format(alt=alt, src=src)
+    return f'<span style="color:{env["colours"].muted};">{html.escape(text)}</span>'
 
 
 def _make_parser() -> MarkdownIt:
@@ -72,15 +97,16 @@ def _make_parser() -> MarkdownIt:
     md.renderer.rules["fence"] = _fence
     md.renderer.rules["code_block"] = _fence
     md.renderer.rules["image"] = _image
+    md.renderer.rules["code_inline"] = _code_inline
     return md
 
 
 _PARSER = _make_parser()
-_FORMATTER = HtmlFormatter(noclasses=True, nowrap=True, style="default")
 
 
 def render_markdown(
-    text: str, *, code_link_prefix: str = "", highlight: bool = True, first_code_index: int = 0
+    text: str, *, code_link_prefix: str = "", highlight: bool = True, first_code_index: int = 0,
+    colours: theme.Colours | None = None,
 ) -> Rendered:
     """Render ``text``; each code block gets a "Copy code" link ``{code_link_prefix}{index}``, numbered
     from ``first_code_index`` (for text that continues an earlier part of the same message).
@@ -89,9 +115,11 @@ def render_markdown(
 
     Structures nested deeper than the parser's limit make markdown-it drop the rest of the text; then the
     whole text is shown as plain text instead, so nothing a reply says is ever lost.
+
+    ``colours``: the theme to draw code in (default: the one for the application's palette).
     """
     env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix, "highlight": highlight,
-                 "first_code_index": first_code_index}
+                 "first_code_index": first_code_index, "colours": colours or theme.colours()}
     if len(text) > MAX_MARKDOWN_CHARS:
         return _plain(text)
     tokens = _PARSER.parse(_long_tables_as_text(text), env)
@@ -128,20 +156,20 @@ def _long_tables_as_text(text: str) -> str:
     return "\n".join(out)
 
 
-def _highlight(code: str, language: str) -> str:
+def _highlight(code: str, language: str, colours: theme.Colours) -> str:
     if len(code) > MAX_HIGHLIGHT_CHARS:
         return html.escape(code)
     try:
         lexer = get_lexer_by_name(language) if language else TextLexer()
     except ClassNotFound:
         lexer = TextLexer()
-    return highlight(code, lexer, _FORMATTER).rstrip("\n")
+    return highlight(code, lexer, code_style.formatter(colours)).rstrip("\n")
 
 
 def warm_up() -> None:
     """Build the Python lexer's tables now: the first highlight of a session otherwise pays ~0.1 s for
     it on the GUI thread, in the middle of drawing a reply."""
-    _highlight("x = 1", "python")
+    _highlight("x = 1", "python", theme.colours())
 
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")

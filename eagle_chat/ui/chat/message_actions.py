@@ -22,9 +22,6 @@ from eagle_chat.core.files import write_text_atomic
 from eagle_chat.core.storage import branches, export
 from eagle_chat.core.storage.conversation import Message
 
-EDIT_NOTE = "Editing your message: Enter sends it as a new version (this one is kept, ‹ › switches); Esc cancels."
-FILE_FILTERS = "Markdown, to read (*.md);;JSON, every branch, to import again (*.json)"
-
 
 class MessageActions(QObject):
     """Wires the chat view, the composer and the menu actions to the controller's branch operations."""
@@ -36,16 +33,17 @@ class MessageActions(QObject):
         self.editing: Message | None = None
         self.confirm = True  # ask before deleting (tests switch it off)
         self._draft = ""  # what the message box held before editing began
-        self.regenerate_action = self._action("actionRegenerate", "Regenerate reply", self.regenerate_last,
+        self.regenerate_action = self._action("actionRegenerate", self.tr("Regenerate reply"), self.regenerate_last,
                                               QKeySequence("Ctrl+R"))
-        self.edit_action = self._action("actionEditLastMessage", "Edit last message (Up in the message box)",
+        self.edit_action = self._action("actionEditLastMessage", self.tr("Edit last message (Up in the message box)"),
                                         self.edit_last)
-        self.continue_action = self._action("actionContinue", "Continue cut reply", self.continue_last)
-        self.export_action = self._action("actionExportConversation", "Export conversation (Markdown, JSON)…",
+        self.continue_action = self._action("actionContinue", self.tr("Continue cut reply"), self.continue_last)
+        self.export_action = self._action("actionExportConversation",
+                                          self.tr("Export conversation (Markdown, JSON)…"),
                                           self.export_clicked, QKeySequence("Ctrl+Shift+E"))
-        self.import_action = self._action("actionImportConversation", "Import conversation (JSON)…",
+        self.import_action = self._action("actionImportConversation", self.tr("Import conversation (JSON)…"),
                                           self.import_clicked)
-        self.search_action = self._action("actionFocusSearch", "Search conversations", self.focus_search,
+        self.search_action = self._action("actionFocusSearch", self.tr("Search conversations"), self.focus_search,
                                           QKeySequence("Ctrl+F"), QKeySequence("Ctrl+K"))
         c, chat, composer = self.controller, window.chat, window.composer
         chat.sig_message_action.connect(self.on_message_action)
@@ -94,7 +92,7 @@ class MessageActions(QObject):
     def regenerate_last(self) -> None:
         reply = self.controller.last_message("assistant")
         if reply is None:
-            self.window.show_notice("There is no reply to regenerate yet.", error=True)
+            self.window.show_notice(self.tr("There is no reply to regenerate yet."), error=True)
             return
         self.controller.regenerate(reply, self.window.generation_settings())
 
@@ -108,7 +106,7 @@ class MessageActions(QObject):
     def continue_last(self) -> None:
         path = self.controller.conversation.messages if self.controller.conversation else []
         if not path or not branches.is_cut(path[-1]):
-            self.window.show_notice("The last reply is complete: there is nothing to continue.", error=True)
+            self.window.show_notice(self.tr("The last reply is complete: there is nothing to continue."), error=True)
             return
         self.controller.continue_reply(path[-1], self.window.generation_settings())
 
@@ -121,7 +119,8 @@ class MessageActions(QObject):
         prompt.setPlainText(message.content)
         prompt.moveCursor(QTextCursor.MoveOperation.End)
         prompt.setFocus()
-        self.window.composer.show_edit_note(EDIT_NOTE)
+        self.window.composer.show_edit_note(self.tr(
+            "Editing your message: Enter sends it as a new version (this one is kept, ‹ › switches); Esc cancels."))
 
     @Slot()
     def cancel_edit(self) -> None:
@@ -133,9 +132,12 @@ class MessageActions(QObject):
         following = len(branches.subtree(self.controller.conversation, message)) - 1 \
             if self.controller.conversation else 0
         if self.confirm:
-            more = f" and the {following} message{'s' if following != 1 else ''} after it" if following else ""
-            answer = QMessageBox.question(self.window, "Delete message", f"Delete this message{more}? "
-                                          "Other versions stay.")
+            if following:
+                question = self.tr("Delete this message and the %n message(s) after it? Other versions stay.", "",
+                                   following)
+            else:
+                question = self.tr("Delete this message? Other versions stay.")
+            answer = QMessageBox.question(self.window, self.tr("Delete message"), question)
             if answer != QMessageBox.StandardButton.Yes:
                 return
         if self.editing is message:
@@ -153,12 +155,14 @@ class MessageActions(QObject):
     def export_clicked(self) -> None:
         conversation = self.controller.conversation
         if conversation is None or not conversation.messages:
-            self.window.show_notice("Open a conversation with messages to export it.", error=True)
+            self.window.show_notice(self.tr("Open a conversation with messages to export it."), error=True)
             return
         name = re.sub(r"[^\w\- ]+", "", conversation.title).strip() or "conversation"
-        path, chosen = QFileDialog.getSaveFileName(self.window, "Export conversation", f"{name}.md", FILE_FILTERS)
+        filters = self.tr("Markdown, to read (*.md);;JSON, every branch, to import again (*.json)")
+        path, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export conversation"), f"{name}.md", filters)
         if path:
-            as_json = path.lower().endswith(".json") or ("json" in chosen.lower() and not path.lower().endswith(".md"))
+            as_json = path.lower().endswith(".json") or (
+                "*.json" in chosen.lower() and not path.lower().endswith(".md"))
             self.export_to(Path(path), "json" if as_json else "md")
 
     def export_to(self, path: Path, fmt: str) -> bool:
@@ -172,15 +176,17 @@ class MessageActions(QObject):
         try:
             write_text_atomic(path, text)
         except OSError as error:
-            self.window.show_notice(f"The conversation could not be written to {path}: {error.strerror or error}",
-                                    error=True)
+            self.window.show_notice(self.tr("The conversation could not be written to {path}: {reason}").format(
+                path=path, reason=error.strerror or error), error=True)
             return False
-        self.window.statusBar().showMessage(f"Exported “{conversation.title}” to {path}", 8000)
+        self.window.statusBar().showMessage(
+            self.tr("Exported “{title}” to {path}").format(title=conversation.title, path=path), 8000)
         return True
 
     @Slot()
     def import_clicked(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Import conversation", "", "EagleChat JSON (*.json)")
+        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Import conversation"), "",
+                                              self.tr("EagleChat JSON (*.json)"))
         if path:
             self.import_from(Path(path))
 
@@ -189,13 +195,14 @@ class MessageActions(QObject):
         try:
             conversation = export.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as error:
-            self.window.show_notice(f"{path} could not be read: {error}", error=True)
+            self.window.show_notice(self.tr("{path} could not be read: {reason}").format(path=path, reason=error),
+                                    error=True)
             return False
         except UserError as error:
             self.window.show_notice(f"{path.name} was not imported: {error}", error=True)
             return False
         self.controller.import_conversation(conversation)
-        self.window.statusBar().showMessage(f"Imported “{conversation.title}”", 8000)
+        self.window.statusBar().showMessage(self.tr("Imported “{title}”").format(title=conversation.title), 8000)
         return True
 
     # --- internals -----------------------------------------------------------------------------------------

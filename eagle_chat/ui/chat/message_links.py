@@ -1,20 +1,35 @@
 """The links under and beside a message in the chat view: Copy, Edit / Regenerate, Continue, Delete, and
 ``‹ 2/3 ›`` between alternatives. A link is ``action:NAME:ID``; the view turns a click into
-``sig_message_action(NAME, ID)``.
+``sig_message_action(NAME, ID)``. Their colours follow the theme (secondary text; an arrow with nowhere to
+go in the palette's disabled colour).
 """
 
 from __future__ import annotations
 
+import html
+
+from PySide6.QtGui import QGuiApplication, QPalette
+
 from eagle_chat.core.storage import branches
 from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.ui import theme
+from eagle_chat.ui.i18n import translate
 
 ACTION_PREFIX = "action:"
-LINK_STYLE = "color:#6b7280;"
+
+
+def link_style() -> str:
+    return f"color:{theme.colours().muted};"
+
+
+def copy_label() -> str:
+    """The text of a message's Copy link (the chat view's tint skips the footer that holds it)."""
+    return translate("message_links", "Copy")
 
 
 def _link(action: str, message: Message, label: str, tip: str = "") -> str:
-    title = f' title="{tip}"' if tip else ""
-    return f'<a href="{ACTION_PREFIX}{action}:{message.id}" style="{LINK_STYLE}"{title}>{label}</a>'
+    title = f' title="{html.escape(tip, quote=True)}"' if tip else ""
+    return f'<a href="{ACTION_PREFIX}{action}:{message.id}" style="{link_style()}"{title}>{label}</a>'
 
 
 def action_links(conversation: Conversation | None, message: Message) -> list[str]:
@@ -23,15 +38,19 @@ def action_links(conversation: Conversation | None, message: Message) -> list[st
         return []
     links = []
     if message.content:
-        links.append(f'<a href="copy-message:{message.id}" style="{LINK_STYLE}">Copy</a>')
+        links.append(f'<a href="copy-message:{message.id}" style="{link_style()}">{html.escape(copy_label())}</a>')
     if message.role == "user":
-        links.append(_link("edit", message, "Edit", "Edit and send again; the current version is kept"))
+        links.append(_link("edit", message, html.escape(translate("message_links", "Edit")),
+                           translate("message_links", "Edit and send again; the current version is kept")))
     elif message.role == "assistant":
-        links.append(_link("regenerate", message, "Regenerate", "Ask again; this reply is kept beside the new one"))
+        links.append(_link("regenerate", message, html.escape(translate("message_links", "Regenerate")),
+                           translate("message_links", "Ask again; this reply is kept beside the new one")))
         last = conversation is not None and conversation.messages and conversation.messages[-1] is message
         if last and offers_continue(message):
-            links.append(_link("continue", message, "Continue", "Let the model go on from where it stopped"))
-    links.append(_link("delete", message, "Delete", "Delete this message and what follows it"))
+            links.append(_link("continue", message, html.escape(translate("message_links", "Continue")),
+                               translate("message_links", "Let the model go on from where it stopped")))
+    links.append(_link("delete", message, html.escape(translate("message_links", "Delete")),
+                       translate("message_links", "Delete this message and what follows it")))
     return links
 
 
@@ -48,10 +67,13 @@ def switcher(conversation: Conversation | None, message: Message) -> str:
     place, count = branches.position(conversation, message)
     if count < 2:
         return ""
-    previous = _link("previous", message, "<b>‹</b>", "Previous version") if place > 1 else _off("‹")
-    following = _link("next", message, "<b>›</b>", "Next version") if place < count else _off("›")
-    return f' &nbsp;{previous} <span style="{LINK_STYLE}">{place}/{count}</span> {following}'
+    previous = (_link("previous", message, "<b>‹</b>", translate("message_links", "Previous version"))
+                if place > 1 else _off("‹"))
+    following = (_link("next", message, "<b>›</b>", translate("message_links", "Next version"))
+                 if place < count else _off("›"))
+    return f' &nbsp;{previous} <span style="{link_style()}">{place}/{count}</span> {following}'
 
 
 def _off(arrow: str) -> str:
-    return f'<span style="color:#d1d5db;"><b>{arrow}</b></span>'
+    disabled = QGuiApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText)
+    return f'<span style="color:{disabled.name()};"><b>{arrow}</b></span>'

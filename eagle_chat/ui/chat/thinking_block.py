@@ -16,11 +16,17 @@ import time
 from PySide6.QtGui import QColor, QTextBlockFormat, QTextCharFormat, QTextCursor
 
 from eagle_chat.core.storage.conversation import Message
+from eagle_chat.ui import theme
+from eagle_chat.ui.i18n import translate
 
-THINKING_COLOUR = "#6b7280"
 LINK_PREFIX = "thinking:"
 LIVE_LINES = 40  # lines of thoughts shown while thinking; older ones are taken off in batches of
 LIVE_TRIM = 20  # this many, so trimming is rare
+
+
+def thinking_colour() -> str:
+    """Thoughts are secondary text: the theme's muted colour (readable on a light or dark page)."""
+    return theme.colours().muted
 
 
 class ThinkingBlocks:
@@ -55,17 +61,21 @@ class ThinkingBlocks:
         are appended by :meth:`append_live`)."""
         if not message.thinking:
             return ""
+        colour = thinking_colour()
         if self.live(message):
-            return f'<p style="color:{THINKING_COLOUR};"><i>Thinking…</i></p>'
+            return f'<p style="color:{colour};"><i>{html.escape(translate("ThinkingBlocks", "Thinking…"))}</i></p>'
         open_ = message.id in self.expanded or not message.content  # nothing else to show: show the thoughts
         seconds = self.seconds(message)
-        label = f"Thought for {seconds:.1f} s" if seconds is not None else "Thoughts"
-        header = (f'<p><a href="{LINK_PREFIX}{message.id}" style="color:{THINKING_COLOUR};'
-                  f'text-decoration:none;">{"▾" if open_ else "▸"} {label}</a></p>')
+        if seconds is not None:
+            label = translate("ThinkingBlocks", "Thought for {seconds:.1f} s").format(seconds=seconds)
+        else:
+            label = translate("ThinkingBlocks", "Thoughts")
+        header = (f'<p><a href="{LINK_PREFIX}{message.id}" style="color:{colour};'
+                  f'text-decoration:none;">{"▾" if open_ else "▸"} {html.escape(label)}</a></p>')
         if not open_:
             return header
         body = html.escape(message.thinking).replace("\n", "<br>")
-        return (header + f'<p style="color:{THINKING_COLOUR}; margin-left:14px;">{body}</p>')
+        return (header + f'<p style="color:{colour}; margin-left:14px;">{body}</p>')
 
     @staticmethod
     def append_live(cursor: QTextCursor, text: str, *, first: bool, start: int) -> None:
@@ -73,7 +83,7 @@ class ThinkingBlocks:
         time, then running on. ``start`` is where the block begins (the end of its header): the oldest
         lines past ``LIVE_LINES`` are taken off there."""
         char = QTextCharFormat()
-        char.setForeground(QColor(THINKING_COLOUR))
+        char.setForeground(QColor(thinking_colour()))
         if first:
             block = QTextBlockFormat()
             block.setLeftMargin(14)

@@ -14,7 +14,7 @@ who cannot reach huggingface.co — are remembered in the settings.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -43,7 +43,7 @@ from eagle_chat.core.models.catalog import (
 )
 from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.settings import Settings, load_settings, save_settings
-from eagle_chat.ui import texts
+from eagle_chat.ui import texts, theme
 from eagle_chat.ui.models.pull_runner import PullRunner
 
 DEFAULT_ENDPOINTS = {"hf": "https://huggingface.co", "modelscope": "https://www.modelscope.cn"}
@@ -66,7 +66,7 @@ class GetModelsDialog(QDialog):
         dialog reads and saves the settings file itself."""
         super().__init__(parent)
         self.setObjectName("getModelsDialog")
-        self.setWindowTitle("Get models")
+        self.setWindowTitle(self.tr("Get models"))
         self.registry = registry or ModelRegistry()
         self.catalog = catalog or load_catalog()
         self._own_settings = settings is None
@@ -112,13 +112,13 @@ class GetModelsDialog(QDialog):
             return False
         self._set_busy(True)
         self.progress.setRange(0, 0)
-        self._show_status(f"Getting {entry.title}…")
+        self._show_status(self.tr("Getting {title}…").format(title=entry.title))
         self.runner.start(plan)
         return True
 
     def cancel_download(self) -> None:
         if self.runner.running:
-            self._show_status("Stopping…")
+            self._show_status(self.tr("Stopping…"))
             self.cancel_button.setEnabled(False)
             self.runner.cancel()
 
@@ -127,6 +127,9 @@ class GetModelsDialog(QDialog):
     def _build(self, device: str) -> None:
         self.catalog_list = QListWidget()
         self.catalog_list.setObjectName("catalogList")
+        self.catalog_list.setAccessibleName(self.tr("Models you can get"))
+        self.catalog_list.setAccessibleDescription(self.tr("Each entry is a main model with its EAGLE-3 draft "
+                                                           "model, their download size and whether it is installed"))
         self.catalog_list.currentItemChanged.connect(self._on_entry_changed)
 
         self.description = QLabel()
@@ -136,17 +139,18 @@ class GetModelsDialog(QDialog):
         self.blocked_note.setObjectName("downloadBlockedNote")
         self.blocked_note.setWordWrap(True)
         self.blocked_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.blocked_note.setStyleSheet("color: #92400e;")
         self.blocked_note.hide()
 
         self.device_combo = QComboBox()
         self.device_combo.setObjectName("downloadDeviceCombo")
-        self.device_combo.setToolTip("NPU needs OpenVINO's NPU build of the model and an int8 draft.")
+        self.device_combo.setAccessibleName(self.tr("Device"))
+        self.device_combo.setToolTip(self.tr("NPU needs OpenVINO's NPU build of the model and an int8 draft."))
         self._preferred_device = device.upper()
         self.device_combo.currentTextChanged.connect(self._on_device_changed)
 
         self.source_combo = QComboBox()
         self.source_combo.setObjectName("sourceCombo")
+        self.source_combo.setAccessibleName(self.tr("Download from"))
         for source in SOURCES:
             self.source_combo.addItem(SOURCE_LABELS[source], source)
         index = self.source_combo.findData(self.settings.download_source)
@@ -155,34 +159,38 @@ class GetModelsDialog(QDialog):
 
         self.endpoint_edit = QLineEdit()
         self.endpoint_edit.setObjectName("endpointEdit")
-        self.endpoint_edit.setToolTip("A mirror of the hub, e.g. https://hf-mirror.com. Empty: the hub's own site.")
+        self.endpoint_edit.setAccessibleName(self.tr("Endpoint"))
+        tip = self.tr("A mirror of the hub, e.g. https://hf-mirror.com. Empty: the hub's own site.")
+        self.endpoint_edit.setToolTip(tip)
+        self.endpoint_edit.setAccessibleDescription(tip)
 
         form = QFormLayout()
-        form.addRow("Device:", self.device_combo)
-        form.addRow("Download from:", self.source_combo)
-        form.addRow("Endpoint:", self.endpoint_edit)
+        form.addRow(self.tr("Device:"), self.device_combo)
+        form.addRow(self.tr("Download from:"), self.source_combo)
+        form.addRow(self.tr("Endpoint:"), self.endpoint_edit)
 
         self.progress = QProgressBar()
         self.progress.setObjectName("downloadProgress")
         self.progress.setRange(0, 1000)
         self.progress.setValue(0)
         self.progress.setTextVisible(False)
-        self.status = QLabel("Choose a model and press Download. Everything runs offline afterwards.")
+        self.progress.setAccessibleName(self.tr("Download progress"))
+        self.status = QLabel(self.tr("Choose a model and press Download. Everything runs offline afterwards."))
         self.status.setObjectName("downloadStatus")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail = QLabel()
         self.detail.setObjectName("downloadDetail")
 
-        self.download_button = QPushButton("Download")
+        self.download_button = QPushButton(self.tr("Download"))
         self.download_button.setObjectName("downloadButton")
         self.download_button.setDefault(True)
         self.download_button.clicked.connect(self.start_download)
-        self.cancel_button = QPushButton("Cancel download")
+        self.cancel_button = QPushButton(self.tr("Cancel download"))
         self.cancel_button.setObjectName("cancelDownloadButton")
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel_download)
-        self.close_button = QPushButton("Close")
+        self.close_button = QPushButton(self.tr("Close"))
         self.close_button.setObjectName("closeGetModelsButton")
         self.close_button.clicked.connect(self.close)
 
@@ -217,11 +225,10 @@ class GetModelsDialog(QDialog):
             item = QListWidgetItem(texts.catalog_item_text(entry, size, entry.name in installed, bool(blocked)))
             item.setData(Qt.ItemDataRole.UserRole, entry.name)
             item.setToolTip(blocked or entry.description)
-            if blocked:  # still selectable, so its reason can be read
-                item.setForeground(QBrush(QColor("#6b7280")))
             self.catalog_list.addItem(item)
         if self.catalog.problems:
             self._show_status(" ".join(self.catalog.problems), error=True)
+        self._restyle()
         if self.catalog_list.count():
             self.catalog_list.setCurrentRow(0)
 
@@ -264,8 +271,8 @@ class GetModelsDialog(QDialog):
         if entry is not None:
             available = entry.sources(self.device_combo.currentText())
             if source not in available and available:
-                self._show_status(f"{entry.title} is not available on {SOURCE_LABELS[source]}; "
-                                  f"using {SOURCE_LABELS[available[0]]}.")
+                self._show_status(self.tr("{title} is not available on {source}; using {other}.").format(
+                    title=entry.title, source=SOURCE_LABELS[source], other=SOURCE_LABELS[available[0]]))
                 self.source_combo.setCurrentIndex(self.source_combo.findData(available[0]))
                 return  # this slot runs again for the new source
         saved = self.settings.hf_endpoint if source == "hf" else self.settings.modelscope_endpoint
@@ -293,7 +300,7 @@ class GetModelsDialog(QDialog):
         self.progress.setRange(0, 1000)
         self.progress.setValue(1000)
         self.detail.setText("")
-        self._show_status(f"{pair.name} is ready. Choose it in the model menu.")
+        self._show_status(self.tr("{name} is ready. Choose it in the model menu.").format(name=pair.name))
         self._refresh_installed()
         self.sig_registered.emit(pair.name)
 
@@ -327,7 +334,17 @@ class GetModelsDialog(QDialog):
     def _show_status(self, text: str, *, error: bool = False) -> None:
         self.status.setText(text)
         self.status.setProperty("error", error)
-        self.status.setStyleSheet("color: #b3261e;" if error else "")
+        self._restyle()
+
+    def _restyle(self) -> None:
+        """The colours that say something (an error, a blocked entry) from the theme, now and after a switch."""
+        c = theme.colours()
+        self.status.setStyleSheet(f"color: {c.error_text};" if self.status.property("error") else "")
+        self.blocked_note.setStyleSheet(f"color: {c.warning};")
+        for row in range(self.catalog_list.count()):  # blocked entries stay selectable, so the reason can be read
+            item = self.catalog_list.item(row)
+            if self._blocked.get(item.data(Qt.ItemDataRole.UserRole)):
+                item.setForeground(QBrush(QColor(c.faint)))
 
     def _refresh_installed(self) -> None:
         current = self.catalog_list.currentRow()
@@ -350,6 +367,12 @@ class GetModelsDialog(QDialog):
                 pass  # remembering the mirror is a convenience; the download goes on
 
     # -- Qt overrides -----------------------------------------------------------------------------------
+
+    def event(self, event: QEvent) -> bool:  # Qt override
+        handled = super().event(event)
+        if event.type() == QEvent.Type.ApplicationPaletteChange:  # View → Theme switched light / dark
+            self._restyle()
+        return handled
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         if self.runner.running:

@@ -24,10 +24,11 @@ class ModelsMenu(QMenu):
     sig_error = Signal(str)
     """Something the user asked for failed; a sentence for them."""
     sig_speed_demo_built = Signal(str)
-    """(Internal, from the build thread) the speed-demo pair was built ("") or not (the reason)."""
+    """(Internal, from the build thread) the speed-demo pair was built ("") or not (the error's text)."""
 
     def __init__(self, registry: ModelRegistry, current: Callable[[], ModelChoice], parent: QWidget | None = None):
-        super().__init__("&Models", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("&Models"))
         self.registry = registry
         self._current = current
         self._build_thread: threading.Thread | None = None
@@ -50,13 +51,13 @@ class ModelsMenu(QMenu):
             action.setCheckable(True)
             action.setChecked(pair.target_path == current)
             action.triggered.connect(lambda _=False, name=pair.name: self.choose_registered(name))
-        self.addAction("Bundled tiny pair (toy quality)", self.choose_bundled)
-        demo = self.addAction("Speed-demo pair (toy quality, ~50M weights: shows the speed-up on a CPU)")
+        self.addAction(self.tr("Bundled tiny pair (toy quality)"), self.choose_bundled)
+        demo = self.addAction(self.tr("Speed-demo pair (toy quality, ~50M weights: shows the speed-up on a CPU)"))
         demo.setObjectName("speedDemoAction")
         demo.triggered.connect(self.choose_speed_demo)
         self.addSeparator()
-        self.addAction("Get models…", self.sig_get_models)
-        self.addAction("Choose model folders…", self.choose_folders)
+        self.addAction(self.tr("Get models…"), self.sig_get_models)
+        self.addAction(self.tr("Choose model folders…"), self.choose_folders)
         if self._locked:
             self.set_locked(self._locked)
 
@@ -75,11 +76,11 @@ class ModelsMenu(QMenu):
 
     def choose_folders(self) -> None:
         """Ask for a target folder, then its draft folder (Cancel: none)."""
-        target = QFileDialog.getExistingDirectory(self.parentWidget(), "Choose the model folder (OpenVINO IR)")
+        target = QFileDialog.getExistingDirectory(self.parentWidget(), self.tr("Choose the model folder (OpenVINO IR)"))
         if not target:
             return
         draft = QFileDialog.getExistingDirectory(
-            self.parentWidget(), "Choose its EAGLE-3 draft folder (Cancel: none)"
+            self.parentWidget(), self.tr("Choose its EAGLE-3 draft folder (Cancel: none)")
         )
         self.sig_chosen.emit(ModelChoice(Path(target), Path(draft) if draft else None))
 
@@ -120,13 +121,13 @@ class ModelsMenu(QMenu):
                 replace=True,
             )
             self.sig_speed_demo_built.emit("")
-        except Exception as error:  # reported to the user; the menu stays usable
-            self.sig_speed_demo_built.emit(f"Could not build the speed-demo pair: {error}")
+        except Exception as error:  # reported to the user (in a sentence made on the GUI thread); menu stays usable
+            self.sig_speed_demo_built.emit(str(error) or type(error).__name__)
 
     @Slot(str)
     def _on_speed_demo_built(self, error: str) -> None:
         self.shutdown()
         if error:
-            self.sig_error.emit(error)
+            self.sig_error.emit(self.tr("Could not build the speed-demo pair: {error}").format(error=error))
         else:
             self.choose_registered(speed_demo.NAME)

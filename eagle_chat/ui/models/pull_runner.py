@@ -86,7 +86,7 @@ class PullRunner(QObject):
         while self._steps:
             step = self._steps.pop(0)
             if step.is_done():
-                self.sig_progress.emit(Progress(step.title, message="Already done."))
+                self.sig_progress.emit(Progress(step.title, message=self.tr("Already done.")))
                 continue
             try:
                 step.prepare()
@@ -127,7 +127,7 @@ class PullRunner(QObject):
         process.finished.connect(self._on_finished)
         process.errorOccurred.connect(self._on_error)
         self._process = process
-        self.sig_progress.emit(Progress(step.title, message="Starting…"))
+        self.sig_progress.emit(Progress(step.title, message=self.tr("Starting…")))
         process.start()
 
     @Slot()
@@ -174,7 +174,8 @@ class PullRunner(QObject):
         if error == QProcess.ProcessError.FailedToStart and not self._cancelling:
             program = self._process.program() if self._process else "?"
             self._step, self._process = None, None
-            self._end_failed(f"Could not start {program}: the Python that runs EagleChat is missing or broken.")
+            self._end_failed(self.tr("Could not start {program}: the Python that runs EagleChat is missing or broken.")
+                             .format(program=program))
 
     @Slot()
     def _kill(self) -> None:
@@ -188,7 +189,7 @@ class PullRunner(QObject):
     def _end_cancelled(self) -> None:
         self._plan = None
         self._cancelling = False
-        self.sig_cancelled.emit(
+        self.sig_cancelled.emit(self.tr(
             "Stopped. Nothing was registered; what was downloaded so far is kept, and the next download of "
             "this model resumes from there."
-        )
+        ))

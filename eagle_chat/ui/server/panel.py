@@ -35,18 +35,21 @@ class ServerPanel(QObject):
         self.backend = ControllerBackend(self.controller, window.generation_settings)
         self.server: ApiServer | None = None
         self._busy: asyncio.Future | None = None
-        self.toggle = QPushButton("API server")
+        self.toggle = QPushButton(self.tr("API server"))
         self.toggle.setObjectName("serverToggle")
-        self.toggle.setAccessibleName("OpenAI-compatible API server")
+        self.toggle.setAccessibleName(self.tr("OpenAI-compatible API server"))
         self.toggle.setCheckable(True)
-        self.toggle.setToolTip(f"Serve the loaded model at http://127.0.0.1:{window.settings.server_port}/v1 "
-                               "(OpenAI-compatible) to IDE assistants and agents on this computer")
+        tip = self.tr("Serve the loaded model at http://127.0.0.1:{port}/v1 (OpenAI-compatible) to IDE assistants "
+                      "and agents on this computer").format(port=window.settings.server_port)
+        self.toggle.setToolTip(tip)
+        self.toggle.setAccessibleDescription(tip)
         self.url_label = QLabel()
         self.url_label.setObjectName("serverUrlLabel")
+        self.url_label.setAccessibleName(self.tr("API server address"))
         self.url_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.log = QPlainTextEdit()
         self.log.setObjectName("apiRequestLog")
-        self.log.setAccessibleName("API request log")
+        self.log.setAccessibleName(self.tr("API request log"))
         self.log.setReadOnly(True)
         self.log.setMaximumBlockCount(LOG_LINES)
         self.log.setMaximumHeight(90)
@@ -92,8 +95,9 @@ class ServerPanel(QObject):
         self.server = server
         self.url_label.setText(url)
         self.log.setVisible(True)
-        self.log.appendPlainText(f"Serving {url} — requests share the window's model and queue.")
-        self.window.statusBar().showMessage(f"API server on {url}", 8000)
+        self.log.appendPlainText(
+            self.tr("Serving {url} — requests share the window's model and queue.").format(url=url))
+        self.window.statusBar().showMessage(self.tr("API server on {url}").format(url=url), 8000)
         self.sig_running.emit(True, url)
 
     async def _stop(self) -> None:
@@ -101,7 +105,7 @@ class ServerPanel(QObject):
         if server is not None:
             await server.stop(STOP_GRACE_S)
         self.url_label.setText("")
-        self.log.appendPlainText("Server stopped.")
+        self.log.appendPlainText(self.tr("Server stopped."))
         self.sig_running.emit(False, "")
 
     def _set_checked(self, on: bool) -> None:
@@ -115,7 +119,7 @@ class ServerPanel(QObject):
         reply = self.controller.reply
         if reply is None or reply.job is None or reply.request_id != request_id:
             return
-        label = "API · EAGLE-3" if mode == "speculative" else "API · baseline"
+        label = self.tr("API · EAGLE-3") if mode == "speculative" else self.tr("API · baseline")
         self.window.chart.begin(request_id, f"api-{mode}", label)
 
     def _on_record(self, record: RequestRecord) -> None:

@@ -9,42 +9,52 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
 
 from eagle_chat import paths
 from eagle_chat.core.serving.keys import KeyStore
 from eagle_chat.core.serving.remote import REMOTE, RemoteSpec
-
-HINT = ("An OpenAI-compatible base URL: another EagleChat (http://host:8000/v1) or OpenVINO Model Server "
-        "(http://host:8000/v3). Leave the model empty to use the first one the server lists.")
+from eagle_chat.ui import theme
 
 
 class RemoteDialog(QDialog):
     def __init__(self, parent, *, url: str, model: str, key: str, key_place: str):
         super().__init__(parent)
         self.setObjectName("remoteDialog")
-        self.setWindowTitle("Remote server")
+        self.setWindowTitle(self.tr("Remote server"))
         self.url = QLineEdit(url)
         self.url.setObjectName("remoteUrlEdit")
         self.url.setPlaceholderText("http://127.0.0.1:8000/v1")
+        self.url.setAccessibleName(self.tr("Server URL"))
         self.key = QLineEdit(key)
         self.key.setObjectName("remoteKeyEdit")
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key.setPlaceholderText("none")
+        self.key.setPlaceholderText(self.tr("none"))
+        self.key.setAccessibleName(self.tr("API key"))
+        self.key.setAccessibleDescription(self.tr("Empty if the server needs no key"))
         self.model = QLineEdit(model)
         self.model.setObjectName("remoteModelEdit")
-        self.model.setPlaceholderText("the server's first model")
+        self.model.setPlaceholderText(self.tr("the server's first model"))
+        self.model.setAccessibleName(self.tr("Model"))
+        self.model.setAccessibleDescription(self.tr("Empty: the first model the server lists"))
         self.error = QLabel()
         self.error.setObjectName("remoteError")
-        self.error.setStyleSheet("color: #b91c1c;")
-        hint = QLabel(HINT + (" The key is kept in the system keyring." if key_place == "keyring" else
-                              " No system keyring here: the key is kept in a file only you can read."))
+        self._restyle()
+        hint_text = self.tr("An OpenAI-compatible base URL: another EagleChat (http://host:8000/v1) or OpenVINO "
+                            "Model Server (http://host:8000/v3). Leave the model empty to use the first one the "
+                            "server lists.")
+        if key_place == "keyring":
+            where = self.tr("The key is kept in the system keyring.")
+        else:
+            where = self.tr("No system keyring here: the key is kept in a file only you can read.")
+        hint = QLabel(self.tr("{hint} {where}").format(hint=hint_text, where=where))
         hint.setWordWrap(True)
+        self.url.setAccessibleDescription(hint_text)
         form = QFormLayout()
-        form.addRow("URL", self.url)
-        form.addRow("API key", self.key)
-        form.addRow("Model", self.model)
+        form.addRow(self.tr("URL"), self.url)
+        form.addRow(self.tr("API key"), self.key)
+        form.addRow(self.tr("Model"), self.model)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._check)
         buttons.rejected.connect(self.reject)
@@ -60,9 +70,19 @@ class RemoteDialog(QDialog):
     def _check(self) -> None:
         url = urlparse(self.values()[0])
         if url.scheme not in ("http", "https") or not url.netloc:
-            self.error.setText("Enter a URL that starts with http:// or https://, e.g. http://127.0.0.1:8000/v1")
+            self.error.setText(
+                self.tr("Enter a URL that starts with http:// or https://, e.g. http://127.0.0.1:8000/v1"))
             return
         self.accept()
+
+    def _restyle(self) -> None:
+        self.error.setStyleSheet(f"color: {theme.colours().error_text};")
+
+    def event(self, event: QEvent) -> bool:  # Qt override
+        handled = super().event(event)
+        if event.type() == QEvent.Type.ApplicationPaletteChange:  # View → Theme switched light / dark
+            self._restyle()
+        return handled
 
 
 class RemoteBackend(QObject):
@@ -117,14 +137,18 @@ class RemoteBackend(QObject):
     @Slot(object)
     def _on_loaded(self, info: dict) -> None:
         if info.get("device") == REMOTE:
-            self.window.model_bar.set_model_text(self._label(), f"{self.window.settings.remote_url}")
+            self.window.model_bar.set_model_text(self._label(), str(self.window.settings.remote_url))
 
     @Slot(str)
     def _on_state(self, state: str) -> None:
         if self.window.settings.device == REMOTE and state in ("loading", "ready"):
-            verb = "Connecting to" if state == "loading" else "Ready —"
-            self.window.status.state_label.setText(f"{verb} {self._label()}")
+            if state == "loading":
+                text = self.tr("Connecting to {server}").format(server=self._label())
+            else:
+                text = self.tr("Ready — {server}").format(server=self._label())
+            self.window.status.state_label.setText(text)
 
     def _label(self) -> str:
         s = self.window.settings
-        return f"{s.remote_model or 'remote model'} at {s.remote_url} (remote server)"
+        return self.tr("{model} at {url} (remote server)").format(model=s.remote_model or self.tr("remote model"),
+                                                                  url=s.remote_url)
