@@ -8,6 +8,7 @@ generation, and those that would pull a conversation from under a reply in fligh
 from __future__ import annotations
 
 from eagle_chat.core.storage.conversation import Conversation
+from eagle_chat.ui.i18n import translate
 
 
 class ConversationActions:
@@ -20,11 +21,11 @@ class ConversationActions:
 
     def open_conversation(self, conversation_id: int) -> None:
         if any(reply.message is not None for reply in self._replies()):
-            self.sig_error.emit("Stop the reply in flight before switching conversations.")
+            self.sig_error.emit(translate("ConversationActions", "Stop the reply in flight before switching conversations."))
             return
         conversation = self.store.load_conversation(conversation_id)
         if conversation is None:
-            self.sig_error.emit("That conversation no longer exists.")
+            self.sig_error.emit(translate("ConversationActions", "That conversation no longer exists."))
             self.sig_conversations_changed.emit()
             return
         self.conversation = conversation
@@ -41,7 +42,7 @@ class ConversationActions:
 
     def delete_conversation(self, conversation_id: int) -> None:
         if self.reply is not None and self.conversation is not None and self.conversation.id == conversation_id:
-            self.sig_error.emit("Stop the reply in flight before deleting its conversation.")
+            self.sig_error.emit(translate("ConversationActions", "Stop the reply in flight before deleting its conversation."))
             return
         self.store.delete_conversation(conversation_id)
         if self.conversation is not None and self.conversation.id == conversation_id:
