@@ -14,6 +14,7 @@ from eagle_chat.core.generation.engine import GenerationResult, GenerationSettin
 from eagle_chat.core.generation.reasoning import ReasoningSplitter
 from eagle_chat.core.storage import branches
 from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.ui.i18n import translate
 
 
 class LiveReply:
@@ -60,7 +61,7 @@ class BranchActions:
         if not self._branchable(message, "user"):
             return False
         if not text.strip():
-            self.sig_error.emit("The message is empty; type something to send.")
+            self.sig_error.emit(translate("BranchActions", "The message is empty; type something to send."))
             return False
         branches.cut_before(self.conversation, message)
         self.store.add_message(self.conversation, Message("user", text))
@@ -71,7 +72,8 @@ class BranchActions:
         if not self._branchable(reply, "assistant"):
             return False
         if reply is not self.conversation.messages[-1] or not branches.is_cut(reply):
-            self.sig_error.emit("Only the last reply can be continued, and only if it was cut short.")
+            self.sig_error.emit(translate(
+                "BranchActions", "Only the last reply can be continued, and only if it was cut short."))
             return False
         history = branches.continuation_history(self.conversation, reply)
         inside = not branches.thinking_closed(reply)
@@ -120,10 +122,10 @@ class BranchActions:
         now: start a reply (``starts_reply``), or change the path while no reply is being written."""
         if self.conversation is None or message is None or message not in self.conversation.messages \
                 or message.role != role:
-            self.sig_error.emit("That message is not in the open conversation any more.")
+            self.sig_error.emit(translate("BranchActions", "That message is not in the open conversation any more."))
             return False
         if not starts_reply and self.reply is not None:
-            self.sig_error.emit("A reply is still being generated; stop it first.")
+            self.sig_error.emit(translate("BranchActions", "A reply is still being generated; stop it first."))
             return False
         return not starts_reply or self._can_generate()
 

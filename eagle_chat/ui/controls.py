@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,11 +23,23 @@ from PySide6.QtWidgets import (
 from eagle_chat.core.generation.devices import DEVICE_KINDS
 from eagle_chat.core.measure.tuning import MAX_K, MIN_K
 from eagle_chat.core.serving.remote import REMOTE
+from eagle_chat.ui import theme
+from eagle_chat.ui.i18n import translate
+
+PALETTE_EVENTS = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+
+
+def style_muted(owner: QWidget, *labels: QLabel) -> None:
+    """Secondary text in the theme's muted colour for ``owner``'s palette (readable on light and dark)."""
+    colour = theme.colours(owner.palette()).muted
+    for label in labels:
+        label.setStyleSheet(f"color: {colour};")
 
 
 class ModelBar(QWidget):
-    DEVICE_TIP = "The device the model runs on (changing it reloads the model)"
-    CHOOSE_TIP = "Choose the model and its EAGLE-3 draft"
+    DEVICE_TIP = QT_TRANSLATE_NOOP("ModelBar", "The device the model runs on (changing it reloads the model)")
+    CHOOSE_TIP = QT_TRANSLATE_NOOP("ModelBar", "Choose the model and its EAGLE-3 draft")
+    DRAFT_TIP = QT_TRANSLATE_NOOP("ModelBar", "Speculative decoding with the EAGLE-3 draft (off: plain decoding)")
 
     sig_speculative_toggled = Signal(bool)
     """EAGLE-3 on or off for the next reply (no reload)."""
@@ -42,37 +54,46 @@ class ModelBar(QWidget):
         super().__init__(parent)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.model_label = QLabel("No model")
+        self.model_label = QLabel(self.tr("No model"))
         self.model_label.setObjectName("modelLabel")
         self.model_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Long folder names must not widen the window: the label shrinks, the tooltip has the full paths.
         self.model_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.model_label.setMinimumWidth(120)
+        self.model_label.setAccessibleName(self.tr("Model"))
         self.choose_button = QToolButton()
         self.choose_button.setObjectName("chooseModelsButton")
-        self.choose_button.setText("Models…")
+        self.choose_button.setText(self.tr("Models…"))
         self.choose_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.choose_button.setToolTip(self.CHOOSE_TIP)
+        self.choose_button.setToolTip(translate("ModelBar", self.CHOOSE_TIP))
         self.draft_toggle = QPushButton("EAGLE-3")
         self.draft_toggle.setObjectName("draftToggle")
-        self.draft_toggle.setAccessibleName("Speculative decoding")
+        self.draft_toggle.setAccessibleName(self.tr("Speculative decoding"))
         self.draft_toggle.setCheckable(True)
         self.draft_toggle.setChecked(True)
-        self.draft_toggle.setToolTip("Speculative decoding with the EAGLE-3 draft (off: plain decoding)")
+        self.draft_toggle.setToolTip(translate("ModelBar", self.DRAFT_TIP))
+        self.draft_toggle.setAccessibleDescription(self.draft_toggle.toolTip())
         self.draft_toggle.toggled.connect(self.sig_speculative_toggled)
         self.device_combo = QComboBox()
         self.device_combo.setObjectName("deviceCombo")
-        self.device_combo.setAccessibleName("Device")
-        self.device_combo.setToolTip(self.DEVICE_TIP)
+        self.device_combo.setAccessibleName(self.tr("Device"))
+        self.device_combo.setAccessibleDescription(self.tr(
+            "Where the model runs; changing it reloads the model"))
+        self.device_combo.setToolTip(translate("ModelBar", self.DEVICE_TIP))
         for kind in DEVICE_KINDS:
             self.device_combo.addItem(kind, kind)
-        self.device_combo.addItem("Remote server…", REMOTE)
-        self.device_combo.setItemData(self.device_combo.count() - 1, "An OpenAI-compatible server: OpenVINO "
-                                      "Model Server, or another EagleChat", Qt.ItemDataRole.ToolTipRole)
+        self.device_combo.addItem(self.tr("Remote server…"), REMOTE)
+        self.device_combo.setItemData(self.device_combo.count() - 1, self.tr(
+            "An OpenAI-compatible server: OpenVINO Model Server, or another EagleChat"), Qt.ItemDataRole.ToolTipRole)
+        self.device_combo.view().setAccessibleName(self.tr("Devices"))  # the list it pops up
         self.device_combo.activated.connect(self._on_device_activated)
         self.k_slider = QSlider(Qt.Orientation.Horizontal)
         self.k_slider.setObjectName("assistantTokensSlider")
-        self.k_slider.setAccessibleName("Assistant tokens")
+        self.k_slider.setAccessibleName(self.tr("Draft tokens (K)"))
+        self.k_slider.setAccessibleDescription(self.tr(
+            "K: how many tokens the EAGLE-3 draft model proposes per step for the main model to verify in one "
+            "pass. A larger K gains more when most drafts are accepted. Applies to the next reply without "
+            "reloading."))
         self.k_slider.setRange(MIN_K, MAX_K)
         self.k_slider.setPageStep(1)
         self.k_slider.setTickPosition(QSlider.TickPosition.TicksBelow)
@@ -81,16 +102,20 @@ class ModelBar(QWidget):
         self.k_label.setObjectName("assistantTokensLabel")
         self.npu_tree_label = QLabel()  # what GenAI drafts on the NPU, where every draft is a tree
         self.npu_tree_label.setObjectName("npuTreeLabel")
-        self.npu_tree_label.setStyleSheet("color: #6b7280;")
         self.npu_tree_label.hide()
+        style_muted(self, self.npu_tree_label)
         self.k_slider.valueChanged.connect(self._on_k)
         self.k_slider.setValue(5)
         self._on_k(5)
-        self.k_slider.setToolTip("Draft tokens proposed per step; applies to the next reply without reloading")
+        self.k_slider.setToolTip(self.tr(
+            "Draft tokens proposed per step; applies to the next reply without reloading"))
+        device_label, k_caption = QLabel(self.tr("Device")), QLabel(self.tr("Draft tokens"))
+        device_label.setBuddy(self.device_combo)  # screen readers relate the caption to its control
+        k_caption.setBuddy(self.k_slider)
         for widget in (self.model_label,):
             layout.addWidget(widget, 1)
-        for widget in (self.choose_button, self.draft_toggle, QLabel("Device"), self.device_combo,
-                       QLabel("Draft tokens"), self.k_slider, self.k_label, self.npu_tree_label):
+        for widget in (self.choose_button, self.draft_toggle, device_label, self.device_combo,
+                       k_caption, self.k_slider, self.k_label, self.npu_tree_label):
             layout.addWidget(widget)
 
     def set_devices(self, reasons: dict[str, str | None]) -> None:
@@ -104,8 +129,9 @@ class ModelBar(QWidget):
             item = model.item(row)
             reason = reasons.get(kind)
             item.setEnabled(reason is None)
-            item.setToolTip(reason or f"Run on the {kind}")
-            self.device_combo.setItemText(row, kind if reason is None else f"{kind} (not available)")
+            item.setToolTip(reason or self.tr("Run on the {device}").format(device=kind))
+            self.device_combo.setItemText(
+                row, kind if reason is None else self.tr("{device} (not available)").format(device=kind))
 
     def set_device(self, kind: str) -> None:
         index = self.device_combo.findData(kind)
@@ -127,7 +153,7 @@ class ModelBar(QWidget):
         """While a model loads or a reply runs the controls that would start a load are off, saying why."""
         for widget, tip in ((self.device_combo, self.DEVICE_TIP), (self.choose_button, self.CHOOSE_TIP)):
             widget.setEnabled(reason is None)
-            widget.setToolTip(reason or tip)
+            widget.setToolTip(reason or translate("ModelBar", tip))
 
     def show_npu_tree(self, text: str, tooltip: str = "") -> None:
         """Show the tree the NPU will draft next to the K slider; "" hides it (not on the NPU)."""
@@ -137,8 +163,8 @@ class ModelBar(QWidget):
 
     def set_draft_available(self, available: bool) -> None:
         self.draft_toggle.setEnabled(available)
-        if not available:
-            self.draft_toggle.setToolTip("No EAGLE-3 draft loaded: choose a draft folder to compare.")
+        self.draft_toggle.setToolTip(translate("ModelBar", self.DRAFT_TIP) if available else self.tr(
+            "No EAGLE-3 draft loaded: choose a draft folder to compare."))
 
     def _on_device_activated(self, index: int) -> None:
         kind = self.device_combo.itemData(index)
@@ -151,6 +177,11 @@ class ModelBar(QWidget):
         self.k_label.setText(str(value))
         self.sig_k_changed.emit(value)
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() in PALETTE_EVENTS:
+            style_muted(self, self.npu_tree_label)
+        super().changeEvent(event)
+
 
 class OptionsPanel(QWidget):
     """Max new tokens, thinking, sampling (locked to greedy while EAGLE-3 is on), system prompt."""
@@ -158,11 +189,13 @@ class OptionsPanel(QWidget):
     sig_changed = Signal()
     """Any option changed."""
 
-    PRECISION_TIP = (
+    PRECISION_TIP = QT_TRANSLATE_NOOP(
+        "OptionsPanel",
         "At the device's reduced precision, EAGLE-3 and plain answers can part after a while; at f32 "
         "greedy answers are identical. Changing it reloads the model."
     )
-    GREEDY_REASON = (
+    GREEDY_REASON = QT_TRANSLATE_NOOP(
+        "OptionsPanel",
         "Locked to greedy decoding while an EAGLE-3 draft is loaded: OpenVINO GenAI streams EAGLE-3 "
         "pipelines greedily only. Load the model without a draft to sample."
     )
@@ -174,46 +207,56 @@ class OptionsPanel(QWidget):
         self.max_tokens.setObjectName("maxTokensSpin")
         self.max_tokens.setRange(1, 32768)
         self.max_tokens.setValue(512)
-        self.thinking = QCheckBox("Let the model think first")
+        self.max_tokens.setAccessibleName(self.tr("Max new tokens"))
+        self.max_tokens.setAccessibleDescription(self.tr("The most tokens a reply may have"))
+        self.thinking = QCheckBox(self.tr("Let the model think first"))
         self.thinking.setObjectName("thinkingCheck")
-        self.sampling = QCheckBox("Sample (temperature)")
+        self.sampling = QCheckBox(self.tr("Sample (temperature)"))
         self.sampling.setObjectName("samplingCheck")
         self.temperature = QDoubleSpinBox()
         self.temperature.setObjectName("temperatureSpin")
+        self.temperature.setAccessibleName(self.tr("Temperature"))
+        self.temperature.setAccessibleDescription(self.tr(
+            "Used when sampling: higher gives more varied replies"))
         self.temperature.setRange(0.05, 2.0)
         self.temperature.setSingleStep(0.05)
         self.temperature.setValue(0.7)
         self.sampling_note = QLabel()
         self.sampling_note.setObjectName("samplingNote")
         self.sampling_note.setWordWrap(True)
-        self.sampling_note.setStyleSheet("color: #6b7280;")
+        style_muted(self, self.sampling_note)
         self.precision = QComboBox()
         self.precision.setObjectName("precisionCombo")
-        self.precision.addItem("Fastest (device default)", "default")
-        self.precision.addItem("f32 (exact comparisons)", "f32")
-        self.precision.setToolTip(self.PRECISION_TIP)
-        self.prefix_cache = QCheckBox("Reuse earlier turns (prefix caching)")
+        self.precision.setAccessibleName(self.tr("Precision"))
+        self.precision.addItem(self.tr("Fastest (device default)"), "default")
+        self.precision.addItem(self.tr("f32 (exact comparisons)"), "f32")
+        self.precision.view().setAccessibleName(self.tr("Precisions"))
+        self.precision.setToolTip(translate("OptionsPanel", self.PRECISION_TIP))
+        self.precision.setAccessibleDescription(self.precision.toolTip())
+        self.prefix_cache = QCheckBox(self.tr("Reuse earlier turns (prefix caching)"))
         self.prefix_cache.setObjectName("prefixCacheCheck")
         self.prefix_cache.setChecked(True)
-        self.prefix_cache.setToolTip(
+        self.prefix_cache.setToolTip(self.tr(
             "Keep the KV cache of the conversation so far: the next reply reads only the new message, so long "
             "conversations stay fast. CPU and GPU (the NPU re-reads the conversation every turn). Changing it "
             "reloads the model."
-        )
+        ))
         self.system_prompt = QPlainTextEdit()
         self.system_prompt.setObjectName("systemPromptEdit")
-        self.system_prompt.setPlaceholderText("Optional instructions for this conversation")
+        self.system_prompt.setAccessibleName(self.tr("System prompt"))
+        self.system_prompt.setPlaceholderText(self.tr("Optional instructions for this conversation"))
+        self.system_prompt.setTabChangesFocus(True)  # Tab moves on, as in the message box
         self.system_prompt.setMaximumHeight(70)
-        form.addRow("Max new tokens", self.max_tokens)
-        form.addRow("Thinking", self.thinking)
+        form.addRow(self.tr("Max new tokens"), self.max_tokens)
+        form.addRow(self.tr("Thinking"), self.thinking)
         sampling_row = QHBoxLayout()
         sampling_row.addWidget(self.sampling)
         sampling_row.addWidget(self.temperature)
-        form.addRow("Decoding", sampling_row)
+        form.addRow(self.tr("Decoding"), sampling_row)
         form.addRow("", self.sampling_note)
-        form.addRow("Precision", self.precision)
-        form.addRow("KV cache", self.prefix_cache)
-        form.addRow("System prompt", self.system_prompt)
+        form.addRow(self.tr("Precision"), self.precision)
+        form.addRow(self.tr("KV cache"), self.prefix_cache)
+        form.addRow(self.tr("System prompt"), self.system_prompt)
         for signal in (self.max_tokens.valueChanged, self.thinking.toggled, self.sampling.toggled,
                        self.temperature.valueChanged):
             signal.connect(self.sig_changed)
@@ -229,14 +272,12 @@ class OptionsPanel(QWidget):
     def set_reload_locked(self, reason: str | None) -> None:
         """Precision and prefix caching reload the model: off while a reply or a load runs, saying why."""
         self.precision.setEnabled(reason is None)
-        self.precision.setToolTip(reason or self.PRECISION_TIP)
+        self.precision.setToolTip(reason or translate("OptionsPanel", self.PRECISION_TIP))
         self.prefix_cache.setEnabled(reason is None)  # changing it reloads the model too
 
     def set_thinking_supported(self, supported: bool) -> None:
         self.thinking.setEnabled(supported)
-        self.thinking.setToolTip(
-            "" if supported else "This model's chat template has no thinking switch."
-        )
+        self.thinking.setToolTip("" if supported else self.tr("This model's chat template has no thinking switch."))
 
     def sampling_active(self) -> bool:
         return self.sampling.isChecked() and not self._greedy_locked
@@ -244,5 +285,11 @@ class OptionsPanel(QWidget):
     def _sync_sampling(self) -> None:
         self.sampling.setEnabled(not self._greedy_locked)
         self.temperature.setEnabled(self.sampling_active())
-        self.sampling_note.setText(self.GREEDY_REASON if self._greedy_locked else "")
-        self.sampling.setToolTip(self.GREEDY_REASON if self._greedy_locked else "")
+        reason = translate("OptionsPanel", self.GREEDY_REASON) if self._greedy_locked else ""
+        self.sampling_note.setText(reason)
+        self.sampling.setToolTip(reason)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() in PALETTE_EVENTS:
+            style_muted(self, self.sampling_note)
+        super().changeEvent(event)

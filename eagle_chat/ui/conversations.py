@@ -8,6 +8,7 @@ generation, and those that would pull a conversation from under a reply in fligh
 from __future__ import annotations
 
 from eagle_chat.core.storage.conversation import Conversation
+from eagle_chat.ui.i18n import translate
 
 
 class ConversationActions:
@@ -22,11 +23,11 @@ class ConversationActions:
         if self.conversation is not None and self.conversation.id == conversation_id:
             return  # already open: a double click, or a click and an activation, opens it once
         if any(reply.message is not None for reply in self._replies()):
-            self.sig_error.emit("Stop the reply in flight before switching conversations.")
+            self.sig_error.emit(translate("ConversationActions", "Stop the reply in flight before switching conversations."))
             return
         conversation = self.store.load_conversation(conversation_id)
         if conversation is None:
-            self.sig_error.emit("That conversation no longer exists.")
+            self.sig_error.emit(translate("ConversationActions", "That conversation no longer exists."))
             self.sig_conversations_changed.emit()
             return
         self.conversation = conversation
@@ -44,7 +45,7 @@ class ConversationActions:
     def delete_conversation(self, conversation_id: int) -> None:
         replying = self.reply is not None and self.reply.message is not None
         if replying and self.conversation is not None and self.conversation.id == conversation_id:
-            self.sig_error.emit("Stop the reply in flight before deleting its conversation.")
+            self.sig_error.emit(translate("ConversationActions", "Stop the reply in flight before deleting its conversation."))
             return
         self.store.delete_conversation(conversation_id)
         if self.conversation is not None and self.conversation.id == conversation_id:

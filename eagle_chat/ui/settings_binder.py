@@ -69,7 +69,8 @@ class SettingsBinder(QObject):
         try:
             self._save(self.settings)
         except OSError as error:
-            self.sig_failed.emit(f"Your settings could not be saved ({error}); they apply until EagleChat closes.")
+            self.sig_failed.emit(self.tr(
+                "Your settings could not be saved ({error}); they apply until EagleChat closes.").format(error=error))
             return
         self.writes += 1
 

@@ -35,6 +35,10 @@ class Colours:
     speculative: str  # chart series and accents for EAGLE-3
     baseline: str
     other_series: str
+    api_speculative: str  # the speed chart's lines for API requests (baseline ones are also dashed)
+    api_baseline: str
+    draft_tint: str  # painted translucent over drafted text (draft_tint_alpha of 255)
+    draft_tint_alpha: int
     pygments_style: str
 
 
@@ -43,6 +47,7 @@ LIGHT = Colours(
     notice_background="#fef3c7", notice_text="#451a03", error_background="#fee2e2", error_text="#7f1d1d",
     code_background="#f3f4f6", code_text="#111827", user_role="#1d4ed8", assistant_role="#047857",
     warning="#92400e", speculative="#059669", baseline="#6b7280", other_series="#2563eb",
+    api_speculative="#7c3aed", api_baseline="#c026d3", draft_tint="#10b981", draft_tint_alpha=64,
     pygments_style="default",
 )
 DARK = Colours(
@@ -50,6 +55,7 @@ DARK = Colours(
     notice_background="#422006", notice_text="#fde68a", error_background="#450a0a", error_text="#fecaca",
     code_background="#1f2937", code_text="#e5e7eb", user_role="#93c5fd", assistant_role="#6ee7b7",
     warning="#fcd34d", speculative="#34d399", baseline="#9ca3af", other_series="#60a5fa",
+    api_speculative="#a78bfa", api_baseline="#e879f9", draft_tint="#10b981", draft_tint_alpha=84,
     pygments_style="monokai",
 )
 
@@ -81,6 +87,20 @@ def contrast_ratio(foreground: str | QColor, background: str | QColor) -> float:
     a, b = relative_luminance(foreground), relative_luminance(background)
     lighter, darker = max(a, b), min(a, b)
     return (lighter + 0.05) / (darker + 0.05)
+
+
+def draft_tint(colours_: Colours) -> QColor:
+    """The translucent tint painted over drafted text."""
+    tint = QColor(colours_.draft_tint)
+    tint.setAlpha(colours_.draft_tint_alpha)
+    return tint
+
+
+def composite(overlay: QColor, under: str | QColor) -> QColor:
+    """``overlay`` (with its alpha) painted over the opaque ``under``: what the eye sees (source-over)."""
+    a, base = overlay.alphaF(), QColor(under)
+    mix = [round(getattr(overlay, c)() * a + getattr(base, c)() * (1 - a)) for c in ("red", "green", "blue")]
+    return QColor(*mix)
 
 
 def dark_palette() -> QPalette:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QToolTip
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.ui import theme
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.markdown_html import CODE_BACKGROUND
 from eagle_chat.ui.drafted_text import DRAFT_TINT, range_rects
@@ -219,11 +220,13 @@ def test_the_acceptance_chart_follows_a_dark_palette(qtbot):
     assert chart.chart().theme() == QChart.ChartTheme.ChartThemeLight
     dark = QPalette(chart.palette())
     for role, colour in ((QPalette.ColorRole.Window, "#1f2937"), (QPalette.ColorRole.Base, "#111827"),
-                         (QPalette.ColorRole.Text, "#f9fafb"), (QPalette.ColorRole.Highlight, "#60a5fa")):
+                         (QPalette.ColorRole.WindowText, "#f9fafb"), (QPalette.ColorRole.Text, "#f9fafb")):
         dark.setColor(role, QColor(colour))
     chart.setPalette(dark)
     assert chart.chart().theme() == QChart.ChartTheme.ChartThemeDark
-    assert chart._bars.color() == QColor("#60a5fa") and chart.chart().titleBrush().color() == QColor("#f9fafb")
+    assert chart._bars.color() == QColor(theme.DARK.other_series)
+    assert chart.chart().titleBrush().color() == QColor("#f9fafb")
+    assert chart.chart().backgroundBrush().color() == QColor("#111827")
 
 
 def test_the_switch_is_remembered(qtbot, open_window):

@@ -2,19 +2,20 @@
 
 Bars: how many steps accepted 0, 1, … K of their drafted tokens (the counts add up to the verification
 steps). Line: for each draft position 1…K, the share of steps whose drafted token there was accepted (a
-step accepts a prefix of its draft, so the line only falls). Colours follow the palette (light or dark).
+step accepts a prefix of its draft, so the line only falls). Colours follow the palette (light or dark): bars in
+the theme's accent, the line in the EAGLE-3 colour.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCharts import QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView, QLineSeries, QValueAxis
 from PySide6.QtCore import QEvent, QMargins, QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.ui import texts
-from eagle_chat.ui.drafted_text import DRAFT_TINT
+from eagle_chat.ui.speed.chart_style import PALETTE_EVENTS, style_chart
 
 REDRAW_INTERVAL_MS = 250  # like the speed chart: a few redraws a second while a reply streams
 
@@ -26,19 +27,22 @@ class AcceptanceChart(QChartView):
         self._chart = QChart()
         super().__init__(self._chart, parent)
         self.setObjectName("acceptanceChart")
-        self.setAccessibleName("Accepted draft tokens per step")
+        self.setAccessibleName(self.tr("Acceptance chart"))
+        self.setAccessibleDescription(self.tr(
+            "Bars: how many verification steps accepted 0, 1, … K drafted tokens. Line: the share of steps "
+            "whose drafted token at each draft position was accepted"))
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setMinimumHeight(180)
-        self._bars = QBarSet("steps")
+        self._bars = QBarSet(self.tr("steps"))
         self._series = QBarSeries()
         self._series.append(self._bars)
         self._rate = QLineSeries()
-        self._rate.setName("accepted at this draft position")
+        self._rate.setName(self.tr("accepted at this draft position"))
         self._x = QBarCategoryAxis()
-        self._x.setTitleText("tokens accepted (bars) · draft position (line)")
+        self._x.setTitleText(self.tr("tokens accepted (bars) · draft position (line)"))
         self._count_axis = QValueAxis()
         self._count_axis.setLabelFormat("%d")
-        self._count_axis.setTitleText("steps")
+        self._count_axis.setTitleText(self.tr("steps"))
         self._rate_axis = QValueAxis()
         self._rate_axis.setRange(0, 100)
         self._rate_axis.setLabelFormat("%d%%")
@@ -102,22 +106,12 @@ class AcceptanceChart(QChartView):
         self.show_steps(None, max(1, len(self.counts) - 1), now=True)
 
     def _apply_palette(self) -> None:
-        """Light or dark chart to match the window, series in the palette's accent and the draft tint."""
-        palette = self.palette()
-        dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
-        self._chart.setTheme(QChart.ChartTheme.ChartThemeDark if dark else QChart.ChartTheme.ChartThemeLight)
-        self._chart.setBackgroundBrush(palette.brush(QPalette.ColorRole.Base))
-        text = palette.color(QPalette.ColorRole.Text)
-        self._chart.setTitleBrush(text)
-        self._chart.legend().setLabelColor(text)
-        for axis in (self._x, self._count_axis, self._rate_axis):
-            axis.setLabelsColor(text)
-            axis.setTitleBrush(text)
-        self._bars.setColor(palette.color(QPalette.ColorRole.Highlight))
-        self._bars.setBorderColor(palette.color(QPalette.ColorRole.Highlight))
-        line = QColor(DRAFT_TINT)
-        line.setAlpha(255)
-        pen = QPen(line)
+        """Light or dark chart to match the window; bars in the theme's accent, the line in EAGLE-3's colour."""
+        colours = style_chart(self._chart, self.palette())
+        accent = QColor(colours.other_series)
+        self._bars.setColor(accent)
+        self._bars.setBorderColor(accent)
+        pen = QPen(QColor(colours.speculative))
         pen.setWidthF(2.5)
         self._rate.setPen(pen)
         font = self._chart.titleFont()
@@ -131,6 +125,6 @@ class AcceptanceChart(QChartView):
 
     # --- Qt overrides ---------------------------------------------------------------------------------
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.PaletteChange:
+        if event.type() in PALETTE_EVENTS:
             self._apply_palette()
         super().changeEvent(event)

@@ -17,30 +17,38 @@ class SidePanel(QWidget):
         self.setMinimumWidth(320)
         self.next_reply = QLabel()
         self.next_reply.setObjectName("nextReplyLine")
-        self.next_reply.setAccessibleName("Whether the next reply is speculative")
+        self.next_reply.setAccessibleName(self.tr("Whether the next reply is speculative"))
         self.next_reply.setWordWrap(True)
         self.chart = SpeedChart()
         self.acceptance = AcceptanceChart()
         self.charts = QTabWidget()  # a laptop screen has room for one chart of a useful height here
         self.charts.setObjectName("chartTabs")
         self.charts.setDocumentMode(True)
-        self.charts.addTab(self.chart, "Speed")
-        self.charts.addTab(self.acceptance, "Acceptance")
-        self.charts.setTabToolTip(1, "How far each verification step of the reply on screen got")
-        self.drafted_toggle = QCheckBox("Show drafted tokens")
+        self.charts.setAccessibleName(self.tr("Charts"))
+        self.charts.tabBar().setAccessibleName(self.tr("Charts"))
+        self.charts.addTab(self.chart, self.tr("Speed"))
+        self.charts.addTab(self.acceptance, self.tr("Acceptance"))
+        self.charts.setTabToolTip(0, self.tr("Tokens per second of the recent replies"))
+        self.charts.setTabToolTip(1, self.tr("How far each verification step of the reply on screen got"))
+        self.drafted_toggle = QCheckBox(self.tr("Show drafted tokens"))
         self.drafted_toggle.setObjectName("draftedTokensToggle")
-        self.drafted_toggle.setToolTip(
-            "Tint the text that came from drafted tokens the target accepted; the target's own token of each "
-            "step stays plain. Hover tinted text to see its step."
-        )
-        self.stats_label = QLabel("No reply yet")
+        self.drafted_toggle.setToolTip(self.tr(
+            "Tint the text that came from drafted tokens the main model accepted; the main model's own token "
+            "of each step stays plain. Hover tinted text to see its step."
+        ))
+        self.drafted_toggle.setAccessibleDescription(self.drafted_toggle.toolTip())
+        self.stats_label = QLabel(self.tr("No reply yet"))
         self.stats_label.setObjectName("statsLabel")
         self.stats_label.setWordWrap(True)
-        self.stats_label.setAccessibleName("Last reply statistics")
-        self.compare_button = QPushButton("Compare baseline vs EAGLE-3")
+        self.stats_label.setAccessibleName(self.tr("Last reply statistics"))
+        self.compare_button = QPushButton(self.tr("Compare baseline vs EAGLE-3"))
         self.compare_button.setObjectName("compareButton")
-        self.tune_button = QPushButton("Auto-tune draft tokens…")
+        self.compare_button.setAccessibleDescription(self.tr(
+            "Runs the same prompt with plain decoding and with EAGLE-3 side by side"))
+        self.tune_button = QPushButton(self.tr("Auto-tune draft tokens…"))
         self.tune_button.setObjectName("tuneButton")
+        self.tune_button.setAccessibleDescription(self.tr(
+            "Measures which number of draft tokens is fastest for this model on this device"))
         self.options = OptionsPanel()
         layout = QVBoxLayout(self)
         layout.addWidget(self.next_reply)

@@ -40,7 +40,7 @@ class SpeculationDisplay(QObject):
         self.controller = window.controller
         side = window.side
         self.line, self.acceptance, self.tint = side.next_reply, side.acceptance, window.chat.drafted
-        self.drafted_action = QAction("Show drafted tokens", window, checkable=True)
+        self.drafted_action = QAction(self.tr("Show drafted tokens"), window, checkable=True)
         self.drafted_action.setChecked(bool(window.settings.show_drafted_tokens))
         self.tint.set_enabled(self.drafted_action.isChecked())
         bind_toggle(side.drafted_toggle, self.drafted_action)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCharts import QChart, QChartView, QLineSeries, QValueAxis
-from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QPointF, Qt, QTimer
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QWidget
 
-MODE_COLOURS = {"speculative": QColor("#059669"), "baseline": QColor("#6b7280"),
-                "api-speculative": QColor("#7c3aed"), "api-baseline": QColor("#c4b5fd")}  # API requests
-MODE_NAMES = {"speculative": "EAGLE-3", "baseline": "baseline"}
+from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.speed.chart_style import PALETTE_EVENTS, series_pen, style_chart
+
+# The line's name when the caller gives none ("EAGLE-3" is a name, not translated).
+MODE_NAMES = {"speculative": "EAGLE-3", "baseline": QT_TRANSLATE_NOOP("SpeedChart", "baseline")}
 MAX_SERIES = 8
 
 
@@ -38,13 +40,16 @@ class SpeedChart(QChartView):
         self._chart = QChart()
         super().__init__(self._chart, parent)
         self.setObjectName("speedChart")
-        self.setAccessibleName("Tokens per second chart")
+        self.setAccessibleName(self.tr("Speed chart"))
+        self.setAccessibleDescription(self.tr(
+            "Tokens per second of each reply over the seconds since it started; EAGLE-3 lines solid, "
+            "baseline lines dashed"))
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setMinimumHeight(180)
-        self._chart.setTitle("tokens/s")
+        self._chart.setTitle(self.tr("tokens/s"))
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
         self._x = QValueAxis()
-        self._x.setTitleText("s")
+        self._x.setTitleText(self.tr("s", "seconds since the reply started"))
         self._x.setLabelFormat("%.1f")
         self._y = QValueAxis()
         self._y.setLabelFormat("%.0f")
@@ -59,6 +64,7 @@ class SpeedChart(QChartView):
         self._redraw_timer.setSingleShot(True)
         self._redraw_timer.setInterval(REDRAW_INTERVAL_MS)
         self._redraw_timer.timeout.connect(self.flush)
+        self._colours = style_chart(self._chart, self.palette())
         self._apply_ranges()
 
     def begin(self, key: object, mode: str, label: str | None = None) -> QLineSeries:
@@ -67,10 +73,8 @@ class SpeedChart(QChartView):
             oldest = next(iter(self._series))
             self._chart.removeSeries(self._series.pop(oldest)[1])
         series = QLineSeries()
-        series.setName(label or MODE_NAMES.get(mode, mode))
-        pen = QPen(MODE_COLOURS.get(mode, QColor("#2563eb")))
-        pen.setWidthF(2.0)
-        series.setPen(pen)
+        series.setName(label or translate("SpeedChart", MODE_NAMES.get(mode, mode)))
+        series.setPen(series_pen(mode, self._colours))
         self._chart.addSeries(series)
         series.attachAxis(self._x)
         series.attachAxis(self._y)
@@ -130,3 +134,16 @@ class SpeedChart(QChartView):
         for mode, series in self._series.values():
             for marker in self._chart.legend().markers(series):
                 marker.setVisible(newest.get(mode) is series)
+
+    def _apply_palette(self) -> None:
+        """Chart and lines in the colours of the current palette (light or dark)."""
+        self._colours = style_chart(self._chart, self.palette())
+        for mode, series in self._series.values():
+            series.setPen(series_pen(mode, self._colours))
+        self._refresh_legend()  # setTheme shows every marker again
+
+    # --- Qt overrides ---------------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() in PALETTE_EVENTS:
+            self._apply_palette()
+        super().changeEvent(event)

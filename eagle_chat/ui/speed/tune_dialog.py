@@ -20,8 +20,8 @@ from PySide6.QtCharts import (
     QLineSeries,
     QValueAxis,
 )
-from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtCore import QEvent, QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -44,7 +44,9 @@ from eagle_chat.core.measure.bench import (
     tree_label,
 )
 from eagle_chat.ui.controller import ChatController
+from eagle_chat.ui.i18n import translate
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
+from eagle_chat.ui.speed.chart_style import PALETTE_EVENTS, series_pen, style_chart
 
 CALIBRATION_PROMPTS = (
     "Write a Python function that reverses a string.",
@@ -62,7 +64,7 @@ class TuneDialog(QDialog):
                  max_new_tokens: int = CALIBRATION_TOKENS):
         super().__init__(parent)
         self.setObjectName("tuneDialog")
-        self.setWindowTitle("Auto-tune draft tokens")
+        self.setWindowTitle(self.tr("Auto-tune draft tokens"))
         self.controller = controller
         self.ks = tuple(ks)
         self.trees = tuple(trees)
@@ -96,15 +98,15 @@ class TuneDialog(QDialog):
             jobs += [Job(prompt, sweep_settings(k, tree, self.max_new_tokens),
                          ("baseline" if k is None else "speculative", k, index)) for k, tree in order]
         self._total = len(jobs)
-        self.status.setText(f"Measuring… 0/{self._total}")
+        self.status.setText(self.tr("Measuring… {done}/{total}").format(done=0, total=self._total))
         started = self.runner.start(jobs)
         self.start_button.setEnabled(not started)
         if not started:
-            self.status.setText("The model is busy or has no EAGLE-3 draft; try again later.")
+            self.status.setText(self.tr("The model is busy or has no EAGLE-3 draft; try again later."))
         return started
 
     def _on_job_finished(self, index: int, job_result) -> None:
-        self.status.setText(f"Measuring… {index + 1}/{self._total}")
+        self.status.setText(self.tr("Measuring… {done}/{total}").format(done=index + 1, total=self._total))
 
     def _on_done(self, results) -> None:
         self.start_button.setEnabled(True)
@@ -127,7 +129,7 @@ class TuneDialog(QDialog):
 
         measured = [(k, tree_label(tree)) for k, tree in self._configs if complete(k, tree_label(tree))]
         if not measured or {r.prompt_index for r in runs if r.mode == "baseline"} != prompts:
-            self.status.setText("The sweep did not finish (a run was stopped or failed); nothing was saved.")
+            self.status.setText(self.tr("The sweep did not finish (a run was stopped or failed); nothing was saved."))
             return
         spec = (self.controller.loaded or {}).get("spec")
         report = BenchReport(getattr(spec, "device", "?"), getattr(spec, "precision", "?"), "same",
@@ -137,12 +139,12 @@ class TuneDialog(QDialog):
         report.chosen_k, report.chosen_tree = best.k, best.tree
         self.report = report
         self._plot(report)
-        skipped = f" {len(stopped)} stopped run(s) not counted." if stopped else ""
-        self.status.setText(
-            f"Fastest: {_config_label(best)} — {best.speculative_tokens_per_s:.0f} tok/s vs baseline "
-            f"{best.baseline_tokens_per_s:.0f} (×{best.speedup:.2f}). Saved as the default for this model, "
-            f"draft and device.{skipped}"
-        )
+        skipped = (" " + self.tr("%n stopped run(s) not counted.", "", len(stopped))) if stopped else ""
+        self.status.setText(self.tr(
+            "Fastest: {config} — {speculative:.0f} tok/s vs baseline {baseline:.0f} (×{speedup:.2f}). Saved as "
+            "the default for this model, draft and device."
+        ).format(config=_config_label(best), speculative=best.speculative_tokens_per_s,
+                 baseline=best.baseline_tokens_per_s, speedup=best.speedup) + skipped)
         self.sig_chosen.emit(best.k, best.tree or "")
 
     def _plot(self, report: BenchReport) -> None:
@@ -150,8 +152,7 @@ class TuneDialog(QDialog):
         chart.removeAllSeries()
         for axis in chart.axes():
             chart.removeAxis(axis)
-        bars = QBarSet("EAGLE-3 tokens/s")
-        bars.setColor(QColor("#059669"))
+        bars = QBarSet(self.tr("EAGLE-3 tokens/s"))
         for s in report.summary:
             bars.append(s.speculative_tokens_per_s)
         series = QBarSeries()
@@ -167,11 +168,7 @@ class TuneDialog(QDialog):
         series.attachAxis(categories)
         series.attachAxis(values)
         baseline = QLineSeries()
-        baseline.setName("baseline")
-        pen = QPen(QColor("#6b7280"))
-        pen.setStyle(Qt.PenStyle.DashLine)
-        pen.setWidthF(2)
-        baseline.setPen(pen)
+        baseline.setName(self.tr("baseline"))
         level = report.summary[0].baseline_tokens_per_s
         baseline.append([QPointF(-0.5, level), QPointF(len(report.summary) - 0.5, level)])
         chart.addSeries(baseline)
@@ -181,26 +178,39 @@ class TuneDialog(QDialog):
         chart.addAxis(hidden_x, Qt.AlignmentFlag.AlignBottom)
         baseline.attachAxis(hidden_x)
         baseline.attachAxis(values)
+        self._bars, self._baseline = bars, baseline
+        self._apply_palette()
+
+    def _apply_palette(self) -> None:
+        """Chart, bars and the dashed baseline in the colours of the current palette (light or dark)."""
+        colours = style_chart(self.chart_view.chart(), self.palette())  # the view inherits it, after this event
+        if self._bars is not None:
+            self._bars.setColor(QColor(colours.speculative))
+            self._bars.setBorderColor(QColor(colours.speculative))
+            self._baseline.setPen(series_pen("baseline", colours))
 
     def _build(self) -> None:
+        self._bars: QBarSet | None = None
+        self._baseline: QLineSeries | None = None
         self.chart_view = QChartView(QChart())
         self.chart_view.setObjectName("tuneChart")
+        self.chart_view.setAccessibleName(self.tr("Auto-tune results chart"))
+        self.chart_view.setAccessibleDescription(self.tr(
+            "Bars: EAGLE-3 tokens per second for each number of draft tokens (K) tried; dashed line: baseline"))
         self.chart_view.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.chart_view.chart().setTitle("tokens/s per number of draft tokens (dashed: baseline)")
+        self.chart_view.chart().setTitle(self.tr("tokens/s per number of draft tokens (dashed: baseline)"))
         self.chart_view.setMinimumSize(520, 300)
-        self.status = QLabel("Measures each K on two short prompts (about a minute on a laptop).")
+        self._apply_palette()
+        self.status = QLabel(self.tr("Measures each K on two short prompts (about a minute on a laptop)."))
         self.status.setObjectName("tuneStatus")
         self.status.setWordWrap(True)
-        self.trees_check = QCheckBox(
-            "Also try draft trees (" + ", ".join(f"depth {d} × {b} branches" for d, b in self.trees)
-            + "); takes about twice as long"
-        )
+        self.trees_check = QCheckBox(self._trees_text())
         self.trees_check.setObjectName("tuneTreesCheck")
         self.trees_check.setVisible(bool(self.trees))
-        self.start_button = QPushButton("Start")
+        self.start_button = QPushButton(self.tr("Start"))
         self.start_button.setObjectName("tuneStartButton")
         self.start_button.clicked.connect(self.start)
-        close = QPushButton("Close")
+        close = QPushButton(self.tr("Close"))
         close.clicked.connect(self.reject)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
@@ -219,18 +229,31 @@ class TuneDialog(QDialog):
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         """The device may have changed since the dialog was made: on the NPU trees are tried by default."""
         npu = self.npu_limits()
-        trees = ", ".join(f"depth {d} × {b} branches" for d, b in self.trees)
         if npu is not None:
             self.trees_check.setChecked(True)
-            self.trees_check.setText(
-                f"Also try draft trees ({trees}). The NPU drafts trees only (a chain is a tree one branch wide), "
-                f"up to depth {npu.max_tree_depth} × {npu.max_branching_factor} branches and "
-                f"{npu.max_assistant_tokens} draft tokens as compiled"
-            )
-        else:
-            self.trees_check.setText(f"Also try draft trees ({trees}); takes about twice as long")
+        self.trees_check.setText(self._trees_text(npu))
         super().showEvent(event)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() in PALETTE_EVENTS:
+            self._apply_palette()
+        super().changeEvent(event)
+
+    def _trees_text(self, npu=None) -> str:
+        """The tree check box: which trees are tried, and on the NPU within which compiled limits."""
+        trees = self.tr(", ", "between the items of a list").join(
+            self.tr("depth {depth} × {branching} branches").format(depth=d, branching=b) for d, b in self.trees)
+        if npu is None:
+            return self.tr("Also try draft trees ({trees}); takes about twice as long").format(trees=trees)
+        return self.tr(
+            "Also try draft trees ({trees}). The NPU drafts trees only (a chain is a tree one branch wide), up to "
+            "depth {depth} × {branching} branches and {tokens} draft tokens as compiled"
+        ).format(trees=trees, depth=npu.max_tree_depth, branching=npu.max_branching_factor,
+                 tokens=npu.max_assistant_tokens)
 
 
 def _config_label(summary) -> str:
-    return f"K={summary.k}" + (f" tree {summary.tree}" if summary.tree else "")
+    """"K=5", or "K=5, tree 3x2": K and the tree's DEPTHxBRANCHING are symbols, the rest is translated."""
+    if summary.tree:
+        return translate("TuneDialog", "K={k}, tree {tree}").format(k=summary.k, tree=summary.tree)
+    return f"K={summary.k}"
