@@ -9,6 +9,8 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from eagle_chat.ui import exporters, i18n, theme
+from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.shortcuts_dialog import open_shortcuts_dialog
 
 
 def build_menus(window) -> None:
@@ -16,25 +18,25 @@ def build_menus(window) -> None:
     its :class:`~eagle_chat.ui.chat.message_actions.MessageActions`)."""
     bar = window.menuBar()
     bar.addMenu(window.models_menu)
-    view_menu = bar.addMenu("&View")
-    compare = QAction("Compare baseline vs EAGLE-3", window)
+    view_menu = bar.addMenu(translate("menus", "&View"))
+    compare = QAction(translate("menus", "Compare baseline vs EAGLE-3"), window)
     compare.triggered.connect(lambda: window.open_compare())
     view_menu.addAction(compare)
     view_menu.addSeparator()
     add_appearance_menus(window, view_menu)
-    demo_menu = bar.addMenu("&Demo")
-    preflight = QAction("&Prepare the demo (pre-flight check)…", window, shortcut=QKeySequence(Qt.Key.Key_F11))
+    demo_menu = bar.addMenu(translate("menus", "&Demo"))
+    preflight = QAction(translate("menus", "&Prepare the demo (pre-flight check)…"), window, shortcut=QKeySequence(Qt.Key.Key_F11))
     preflight.setObjectName("demoPreflightAction")
     preflight.triggered.connect(lambda: window.dialogs.open_preflight())
-    full = QAction("&Full-screen comparison", window, shortcut=QKeySequence("Shift+F11"))
+    full = QAction(translate("menus", "&Full-screen comparison"), window, shortcut=QKeySequence("Shift+F11"))
     full.setObjectName("demoFullScreenAction")
     full.triggered.connect(lambda: window.open_compare(demo=True))
-    speed = QAction("Use the &speed-demo pair (build, load at f32, tune)", window)
+    speed = QAction(translate("menus", "Use the &speed-demo pair (build, load at f32, tune)"), window)
     speed.setObjectName("demoSpeedPairAction")
     speed.triggered.connect(lambda: window.demo.flow.start(run=False))
     demo_menu.addActions([preflight, full, speed])
-    chat_menu = bar.addMenu("&Conversation")
-    new = QAction("New conversation", window, shortcut=QKeySequence.StandardKey.New)
+    chat_menu = bar.addMenu(translate("menus", "&Conversation"))
+    new = QAction(translate("menus", "New conversation"), window, shortcut=QKeySequence.StandardKey.New)
     new.setObjectName("actionNewConversation")
     new.triggered.connect(window.new_conversation)
     window.addAction(new)
@@ -45,18 +47,24 @@ def build_menus(window) -> None:
             chat_menu.addSeparator()
         else:
             chat_menu.addAction(action)
-    export = QAction("Export stats (CSV, JSON) and chart (PNG)…", window)
+    export = QAction(translate("menus", "Export stats (CSV, JSON) and chart (PNG)…"), window)
     export.triggered.connect(lambda: exporters.export_from_window(window))
     chat_menu.addAction(export)
+    help_menu = bar.addMenu(translate("menus", "&Help"))
+    keys = QAction(translate("menus", "&Keyboard shortcuts"), window, shortcut=QKeySequence.StandardKey.HelpContents)
+    keys.setObjectName("actionKeyboardShortcuts")
+    keys.triggered.connect(lambda: open_shortcuts_dialog(window))
+    help_menu.addAction(keys)
 
 
 def add_appearance_menus(window, view_menu) -> None:
     """View → Theme (applied at once) and View → Language (applied on restart)."""
-    _choice_menu(view_menu, "&Theme", "theme", window.settings.theme,
-                 (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark")),
+    _choice_menu(view_menu, translate("menus", "&Theme"), "theme", window.settings.theme,
+                 (("system", translate("menus", "Follow the system")), ("light", translate("menus", "Light")),
+                  ("dark", translate("menus", "Dark"))),
                  lambda value: _set_theme(window, value))
-    _choice_menu(view_menu, "&Language", "language", window.settings.language,
-                 ((None, "Follow the system"), *i18n.LANGUAGES.items()),
+    _choice_menu(view_menu, translate("menus", "&Language"), "language", window.settings.language,
+                 ((None, translate("menus", "Follow the system")), *i18n.LANGUAGES.items()),
                  lambda value: _set_language(window, value))
 
 
@@ -82,4 +90,4 @@ def _set_theme(window, value: str) -> None:
 
 def _set_language(window, value: str | None) -> None:
     window.binder.update(language=value)
-    window.statusBar().showMessage("The new language applies when EagleChat starts again.", 8000)
+    window.statusBar().showMessage(translate("menus", "The new language applies when EagleChat starts again."), 8000)

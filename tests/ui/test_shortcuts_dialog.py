@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QTableWidget
 
-from eagle_chat.ui.chat.composer import PromptEdit
 from eagle_chat.ui.shortcuts_dialog import ShortcutRow, open_shortcuts_dialog, plain
 
 NATIVE = QKeySequence.SequenceFormat.NativeText
@@ -85,9 +83,6 @@ def test_keys_a_widget_handles_itself_are_listed_when_it_declares_them(qtbot, op
     assert ShortcutRow(native("Alt+Down"), "Open the device list", "Main window") in rows
 
 
-@pytest.mark.xfail(not hasattr(PromptEdit, "key_bindings"), strict=True,
-                   reason="the message box handles Enter and Esc in keyPressEvent and does not declare them yet "
-                          "(PromptEdit.key_bindings, ui/chat/composer.py: see the i18n-b report)")
 def test_send_and_stop_keys_of_the_message_box_are_listed(qtbot, open_window):
     window = open_window()
     rows = open_shortcuts_dialog(window).rows

@@ -4,7 +4,7 @@ empty box edits the last message) with its Send and Stop buttons, and the note s
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QInputMethodEvent, QKeyEvent
+from PySide6.QtGui import QInputMethodEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from eagle_chat.ui import theme
@@ -28,6 +28,13 @@ class PromptEdit(QPlainTextEdit):
         self.setTabChangesFocus(True)
         self.setMaximumHeight(120)
         self._composing = False
+
+    def key_bindings(self) -> list[tuple[QKeySequence, str]]:
+        """The keys this box handles itself, for Help → Keyboard shortcuts."""
+        return [(QKeySequence(Qt.Key.Key_Return), self.tr("Send the message")),
+                (QKeySequence("Shift+Return"), self.tr("Start a new line")),
+                (QKeySequence(Qt.Key.Key_Escape), self.tr("Stop the reply, or stop editing")),
+                (QKeySequence(Qt.Key.Key_Up), self.tr("Edit the last message (in the empty box)"))]
 
     def is_composing(self) -> bool:
         """An input method (e.g. Chinese pinyin) has uncommitted text: Enter belongs to it, not to Send."""
