@@ -30,6 +30,12 @@ def open_window(qtbot, eagle_home):
         window.deleteLater()
 
 
+def close_window(qtbot, window) -> None:
+    """Close ``window`` as the user does and wait until it is really closed (a reply stops first)."""
+    window.close()
+    qtbot.waitUntil(lambda: window.closer.done, timeout=LOAD_TIMEOUT_MS)
+
+
 def wait_ready(qtbot, window) -> None:
     qtbot.waitUntil(lambda: window.controller.state in ("ready", "empty"), timeout=LOAD_TIMEOUT_MS)
     assert window.controller.state == "ready", window.notice.text()

@@ -69,6 +69,7 @@ class WindowCloser(QObject):
         w.search.shutdown()
         w.store_watch.stop()
         w.dialogs.close_all()  # cancels downloads and runs, and waits for their processes
+        w.server.shutdown()  # the API server stops listening; its requests in flight stop within a step
         w.controller.begin_shutdown()
         for widget in (w.centralWidget(), w.menuBar()):
             widget.setEnabled(False)

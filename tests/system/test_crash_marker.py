@@ -13,7 +13,7 @@ import time
 from PySide6.QtWidgets import QPushButton
 
 from eagle_chat import paths
-from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
+from tests.gui import REPLY_TIMEOUT_MS, close_window, send, wait_ready
 from tests.system.test_faults import SESSION, streaming_row
 
 
@@ -71,7 +71,7 @@ def test_the_marker_exists_only_while_a_reply_is_generated(qtbot, open_window):
     window.options.max_tokens.setValue(4000)
     send(qtbot, window, "a long one", wait=False)
     assert marker.exists()
-    window.close()  # closing mid-reply stops it cleanly: not a crash
+    close_window(qtbot, window)  # closing mid-reply stops it cleanly: not a crash
     assert not marker.exists()
     again = open_window()
     assert "middle of a reply" not in again.notice.text()

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction
 from eagle_chat import paths
 from eagle_chat.core.measure.tuning import tune_key
 from eagle_chat.settings import load_settings
-from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
+from tests.gui import REPLY_TIMEOUT_MS, close_window, send, wait_ready
 from tests.trees import assert_drafted_as_tree, tree_size, verification_steps
 
 
@@ -96,7 +96,7 @@ def test_auto_tune_is_persisted_and_used_by_the_next_reply(qtbot, open_window, e
 
     # A later session starts on the tuned K even if the slider was moved meanwhile.
     window.model_bar.k_slider.setValue(4 if chosen != 4 else 5)
-    window.close()
+    close_window(qtbot, window)
     again = open_window()
     assert again.model_bar.k_slider.value() == chosen
 

@@ -18,7 +18,7 @@ from eagle_chat.ui import theme
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.markdown_html import CODE_BACKGROUND
 from eagle_chat.ui.drafted_text import DRAFT_TINT, range_rects
-from tests.gui import REPLY_TIMEOUT_MS, send
+from tests.gui import REPLY_TIMEOUT_MS, close_window, send
 
 PROMPT = "Write quicksort in Python and explain its time complexity."
 
@@ -233,7 +233,7 @@ def test_the_switch_is_remembered(qtbot, open_window):
     window = open_window()
     assert not window.side.drafted_toggle.isChecked()
     window.side.drafted_toggle.setChecked(True)
-    window.close()
+    close_window(qtbot, window)
     again = open_window()
     assert again.side.drafted_toggle.isChecked() and again.chat.drafted.enabled
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from eagle_chat.core.models.choice import ModelChoice
-from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
+from tests.gui import REPLY_TIMEOUT_MS, close_window, send, wait_ready
 
 
 def letters(text: str) -> str:
@@ -239,6 +239,6 @@ def test_imported_pair_is_listed_and_the_app_starts_on_it(qtbot, open_window, ti
     with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
         window.models_menu.choose_bundled()
     assert "toy-quality" in window.model_bar.model_label.text()
-    window.close()
+    close_window(qtbot, window)
     again = open_window("--home", str(home))  # the explicit choice sticks over the newest registered pair
     assert "toy-quality" in again.model_bar.model_label.text()

@@ -90,7 +90,7 @@ def test_a_wrong_key_is_a_clear_notice_and_the_window_keeps_working(qtbot, open_
     dialog = window.remote.choose()
     dialog.url.setText(served.url)
     dialog.key.setText("wrong")
-    with qtbot.waitSignal(window.controller.sig_error, timeout=LOAD_TIMEOUT_MS) as failed:
+    with qtbot.waitSignal(window.loads.sig_refused, timeout=LOAD_TIMEOUT_MS) as failed:
         dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
     assert "401" in failed.args[0] and "API key" in failed.args[0]
     window.model_bar.device_combo.setCurrentIndex(0)

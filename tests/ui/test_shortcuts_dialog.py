@@ -35,7 +35,7 @@ def test_the_dialog_lists_the_window_s_own_actions_and_follows_them(qtbot, open_
     assert (native(QKeySequence.StandardKey.New), "New conversation", "Conversation") in rows
     assert (native("Ctrl+R"), "Regenerate reply", "Conversation") in rows
     assert (native("Ctrl+F") + ", " + native("Ctrl+K"), "Search conversations", "Conversation") in rows
-    assert (native("F11"), "Demo mode (full-screen comparison)", "View") in rows
+    assert (native("F11"), "Prepare the demo (pre-flight check)…", "Demo") in rows
     assert (native("F2"), "Rename", "Conversations") in rows  # the conversation list's own actions
     # Every action of the window that has a shortcut is listed, with its text as the action shows it.
     with_keys = [a for a in window.findChildren(QAction) if a.shortcuts() and a.isVisible()]
