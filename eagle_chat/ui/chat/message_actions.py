@@ -21,6 +21,7 @@ from eagle_chat.core.errors import UserError
 from eagle_chat.core.files import write_text_atomic
 from eagle_chat.core.storage import branches, export
 from eagle_chat.core.storage.conversation import Message
+from eagle_chat.ui.core_text import user_error_text
 
 EDIT_NOTE = "Editing your message: Enter sends it as a new version (this one is kept, ‹ › switches); Esc cancels."
 FILE_FILTERS = "Markdown, to read (*.md);;JSON, every branch, to import again (*.json)"
@@ -192,7 +193,7 @@ class MessageActions(QObject):
             self.window.show_notice(f"{path} could not be read: {error}", error=True)
             return False
         except UserError as error:
-            self.window.show_notice(f"{path.name} was not imported: {error}", error=True)
+            self.window.show_notice(f"{path.name} was not imported: {user_error_text(error)}", error=True)
             return False
         self.controller.import_conversation(conversation)
         self.window.statusBar().showMessage(f"Imported “{conversation.title}”", 8000)
