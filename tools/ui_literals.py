@@ -38,6 +38,13 @@ TEXT_ARGUMENT = {
 WIDGETS = {"QLabel", "QPushButton", "QCheckBox", "QRadioButton", "QGroupBox", "QAction", "QToolButton",
            "QMenu", "QCommandLinkButton", "QMessageBox", "QWidgetAction"}
 MESSAGE_BOX_STATICS = {"information", "warning", "critical", "question", "about"}
+# Calls whose string arguments are never shown as text: resources, keys, lookups, conversions.
+NOT_TEXT_CALLS = {
+    "QIcon", "QPixmap", "QKeySequence", "QColor", "QUrl", "QFont", "QSize", "Path", "getattr", "hasattr",
+    "isinstance", "len", "int", "float", "round", "min", "max", "sorted", "get", "property", "value",
+    "standardIcon", "fromTheme", "icon", "pixmap", "startswith", "endswith", "split", "data", "objectName",
+    "findChild", "findChildren", "setObjectName", "shortcut",
+}
 _NOTHING_TO_TRANSLATE = re.compile(r"[\W\d_]*")
 _MARKUP = re.compile(r"<[^>]*>|&\w+;")  # "<b>{title}</b>", "&nbsp;": markup is not text
 
@@ -101,8 +108,9 @@ def _visible_args(call: ast.Call) -> list[ast.expr] | None:
 
 
 def _literals(node: ast.expr):
-    """String literals in ``node`` whose text is shown as is: through +, f-strings, conditionals, lists and
-    ``"…".format(…)``, but not inside a wrapper or another call (a helper's argument is not text)."""
+    """String literals in ``node`` that end up shown without a translation: through +, f-strings,
+    conditionals, lists, ``"…".format(…)`` and the arguments of other calls (a helper that builds the text),
+    but not inside a wrapper, nor in calls that take resources or keys (QIcon(":/…"), settings.get("…"))."""
     if _is_wrapper(node):
         return
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -129,6 +137,11 @@ def _literals(node: ast.expr):
             yield from _literals(element)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
         yield from _literals(node.func.value)  # "text {x}".format(...) unwrapped; tr("…").format is fine
+        for arg in list(node.args) + [k.value for k in node.keywords]:
+            yield from _literals(arg)
+    elif isinstance(node, ast.Call) and _name(node.func) not in NOT_TEXT_CALLS:
+        if isinstance(node.func, ast.Attribute):
+            yield from _literals(node.func.value)  # ", ".join([...]) — the separator is checked too
         for arg in list(node.args) + [k.value for k in node.keywords]:
             yield from _literals(arg)
 
