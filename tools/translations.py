@@ -1,17 +1,30 @@
-"""Translation sources and builds: ``update`` the .ts files from the code, ``release`` them to .qm.
+"""Translation sources and builds for EagleChat's UI (Qt Linguist .ts → .qm).
 
-    python tools/translations.py update    # pyside6-lupdate eagle_chat/ui → resources/translations/*.ts
-    python tools/translations.py release   # pyside6-lrelease *.ts → *.qm (shipped in the wheel and bundle)
-    python tools/translations.py check     # exit 1 if the .ts files are stale, unfinished or obsolete
+    python tools/translations.py update          # messages, then pyside6-lupdate → resources/translations/*.ts
+    python tools/translations.py release         # pyside6-lrelease *.ts → *.qm (shipped in the wheel and bundle)
+    python tools/translations.py check           # exit 1 if anything below is stale, unfinished or obsolete
+    python tools/translations.py messages        # only regenerate eagle_chat/ui/core_messages.py
+    python tools/translations.py fill FILE.json  # write translations from FILE.json into the zh_CN .ts, release
+    python tools/translations.py literals [PATH ...]  # UI literals shown without tr() (default eagle_chat/ui)
 
-Both tools ship with PySide6 (``pyside6-lupdate``, ``pyside6-lrelease`` next to the Python that runs this).
-The .ts files are the sources translators edit (Qt Linguist, or by hand); the .qm files are committed
-build outputs, checked against their sources by the test suite.
+``messages`` collects the literal templates of every user error raised in eagle_chat/core and
+eagle_chat/commands (tools/user_errors.py) into the generated ``eagle_chat/ui/core_messages.py`` as
+``QT_TRANSLATE_NOOP("core", …)``, so lupdate sees them; the UI shows them with
+``eagle_chat.ui.core_text.user_error_text``. It also declares, with a literal count, the plurals the UI passes
+to ``translate(ctx, "%n …", "", n)``: pyside6-lupdate 6.11 marks such a call numerus only when the count is
+a number literal, and the generated file is read first so its numerus entry wins.
+
+``eaglechat_en.ts`` holds only plural messages (``lupdate -pluralonly``): English needs no translation
+except "1 token" / "5 tokens". Sources written "%n thing(s)" get their two forms automatically; any other
+numerus source must be given its forms in that file by hand (``check`` says which).
+
+Both Qt tools ship with PySide6 (``pyside6-lupdate``, ``pyside6-lrelease`` next to the Python running this).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shutil
 import subprocess
@@ -19,10 +32,19 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import ts_files  # noqa: E402 - tools/ is not a package
+import ui_literals  # noqa: E402
+import user_errors  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "eagle_chat"
 OUT = ROOT / "resources" / "translations"
-LANGUAGES = ("zh_CN",)
+LANGUAGES = ("zh_CN",)  # translated languages; English is the source, plus eaglechat_en.ts for plurals
+ENGLISH = "en"
+CORE_MESSAGES = SOURCES / "ui" / "core_messages.py"
+CORE_CONTEXT = "core"
 
 
 def tool(name: str) -> str:
@@ -34,25 +56,102 @@ def tool(name: str) -> str:
 
 
 def source_files() -> list[Path]:
-    """Every Python file whose strings are shown to users: the UI (core messages come as UserError
-    templates, collected in eagle_chat/ui/core_messages.py)."""
-    return sorted((SOURCES / "ui").rglob("*.py"))
+    """Every Python file whose strings are shown to users: the UI, the generated core messages first."""
+    rest = [p for p in sorted((SOURCES / "ui").rglob("*.py")) if p != CORE_MESSAGES]
+    return [CORE_MESSAGES, *rest] if CORE_MESSAGES.exists() else rest
 
 
 def ts_path(language: str) -> Path:
     return OUT / f"eaglechat_{language}.ts"
 
 
-def lupdate(ts: Path) -> str:
+# --- messages: eagle_chat/ui/core_messages.py ------------------------------------------------------------
+
+def _literal(text: str) -> str:
+    """A double-quoted Python literal pyside6-lupdate reads back to ``text``."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+def _worth_translating(template: str) -> bool:
+    """False for a template that is only fields and punctuation ("{notice}"): nothing to translate."""
+    return ui_literals._has_text(re.sub(r"\{[^{}]*\}", "", template))
+
+
+def core_templates() -> list[str]:
+    return [t for t in user_errors.templates() if _worth_translating(t)]
+
+
+def unseen_plurals() -> list[ui_literals.Wrapped]:
+    """``translate(ctx, "%n …", "", n)`` calls lupdate would not mark numerus, one per message."""
+    found = {}
+    sources = [p for p in sorted((SOURCES / "ui").rglob("*.py")) if p != CORE_MESSAGES]
+    for call in ui_literals.wrapped(sources):
+        if call.unseen_plural:
+            found.setdefault((call.context, call.source, call.disambiguation), call)
+    return [found[key] for key in sorted(found)]
+
+
+def messages_text() -> str:
+    lines = [
+        '"""Generated by ``python tools/translations.py messages``: do not edit.',
+        "",
+        "The sentences of the user errors raised in eagle_chat/core and eagle_chat/commands (their literal",
+        "templates, shown translated by ``core_text.user_error_text``), and the plurals the UI passes to",
+        "``translate()`` with a count, written here so pyside6-lupdate sees them (it reads literals only, and",
+        "marks a ``translate()`` plural numerus only when its count is a number literal).",
+        '"""',
+        "",
+        "from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication",
+        "",
+        "CORE_MESSAGES = (",
+        *[f"    QT_TRANSLATE_NOOP({_literal(CORE_CONTEXT)}, {_literal(t)})," for t in core_templates()],
+        ")",
+        "",
+        "",
+        "def _plurals() -> None:",
+        '    """Never called: lupdate reads these calls (the UI makes the same ones with a real count)."""',
+    ]
+    plurals = unseen_plurals()
+    lines += [f"    QCoreApplication.translate({_literal(p.context)}, {_literal(p.source)}, "
+              f"{_literal(p.disambiguation)}, 1)" for p in plurals] or ["    return"]
+    return "\n".join(lines) + "\n"
+
+
+def write_messages() -> bool:
+    """Regenerate core_messages.py; True if it changed."""
+    text = messages_text()
+    if CORE_MESSAGES.exists() and CORE_MESSAGES.read_text(encoding="utf-8") == text:
+        return False
+    CORE_MESSAGES.write_text(text, encoding="utf-8")
+    return True
+
+
+# --- lupdate / lrelease ------------------------------------------------------------------------------------
+
+def lupdate(ts: Path, *, plural_only: bool = False, language: str | None = None) -> str:
     """Refresh ``ts`` from the sources (keeping translations, dropping obsolete entries)."""
     files = [str(p) for p in source_files()]
-    result = subprocess.run([tool("pyside6-lupdate"), *files, "-no-obsolete", "-locations", "none", "-ts", str(ts)],
-                            capture_output=True, text=True, check=True)
+    extra = (["-pluralonly"] if plural_only else []) + (["-target-language", language] if language else [])
+    result = subprocess.run([tool("pyside6-lupdate"), *files, "-no-obsolete", "-locations", "none", *extra,
+                             "-ts", str(ts)], capture_output=True, text=True, check=True)
     return result.stdout + result.stderr
+
+
+def update_english(ts: Path) -> list[str]:
+    """The plural-only English .ts, with "%n thing(s)" forms filled in; returns what needs forms by hand."""
+    lupdate(ts, plural_only=True, language=ENGLISH)
+    underivable = ts_files.fill_english_plurals(ts)
+    lupdate(ts, plural_only=True, language=ENGLISH)  # back to lupdate's own layout
+    return underivable
 
 
 def lrelease(ts: Path, qm: Path) -> None:
     subprocess.run([tool("pyside6-lrelease"), str(ts), "-qm", str(qm)], capture_output=True, text=True, check=True)
+
+
+def all_ts() -> list[Path]:
+    return [ts_path(language) for language in LANGUAGES] + [ts_path(ENGLISH)]
 
 
 def problems(ts: Path) -> dict[str, int]:
@@ -64,50 +163,134 @@ def problems(ts: Path) -> dict[str, int]:
     }
 
 
+def unseen_by_lupdate(ts: Path) -> list[str]:
+    """Wrapped UI texts (and core templates) the .ts lacks — lupdate could not parse their call — and plurals
+    it did not mark numerus."""
+    parsed = ts_files.TsFile.read(ts)
+    have = {(m.context, m.source, m.comment): m for m in parsed.messages}
+    errors = []
+    for template in core_templates():
+        if (CORE_CONTEXT, template, "") not in have:
+            errors.append(f"core message not in {ts.name}: {template[:70]!r}")
+    for call in ui_literals.wrapped(source_files()):
+        message = have.get((call.context, call.source, call.disambiguation))
+        where = f"{call.path.relative_to(ROOT)}:{call.line}"
+        if message is None:
+            errors.append(f"{where}: lupdate did not find {call.context}/{call.source[:60]!r} (keep the "
+                          "arguments of tr()/translate() plain literals and names)")
+        elif call.counted and not message.numerus:
+            errors.append(f"{where}: {call.source[:60]!r} is a plural but not numerus in {ts.name}")
+    return errors
+
+
+# --- check ---------------------------------------------------------------------------------------------------
+
 def check() -> list[str]:
     """What is wrong with the committed translations, as sentences (empty: all good)."""
     errors = []
-    for language in LANGUAGES:
-        committed = ts_path(language)
-        if not committed.exists():
-            errors.append(f"{committed} is missing")
+    if not CORE_MESSAGES.exists() or CORE_MESSAGES.read_text(encoding="utf-8") != messages_text():
+        errors.append(f"{CORE_MESSAGES.relative_to(ROOT)} is stale: run tools/translations.py update")
+    for ts in all_ts():
+        if not ts.exists():
+            errors.append(f"{ts} is missing: run tools/translations.py update")
             continue
         with tempfile.TemporaryDirectory() as tmp:
-            fresh = Path(tmp) / committed.name
-            shutil.copy(committed, fresh)
-            lupdate(fresh)
-            if fresh.read_text(encoding="utf-8") != committed.read_text(encoding="utf-8"):
-                errors.append(f"{committed.name} is stale: run tools/translations.py update")
+            fresh = Path(tmp) / ts.name
+            shutil.copy(ts, fresh)
+            if ts == ts_path(ENGLISH):
+                underivable = update_english(fresh)
+                errors += [f"{ts.name}: give the English forms by hand: {s}" for s in underivable]
+            else:
+                lupdate(fresh)
+                errors += unseen_by_lupdate(fresh)
+            if fresh.read_text(encoding="utf-8") != ts.read_text(encoding="utf-8"):
+                errors.append(f"{ts.name} is stale: run tools/translations.py update")
             counts = problems(fresh)
             if counts["unfinished"] or counts["obsolete"]:
-                errors.append(f"{committed.name}: {counts['unfinished']} unfinished, {counts['obsolete']} obsolete")
-            qm = committed.with_suffix(".qm")
+                errors.append(f"{ts.name}: {counts['unfinished']} unfinished, {counts['obsolete']} obsolete")
+            qm = ts.with_suffix(".qm")
             built = Path(tmp) / qm.name
-            lrelease(committed, built)
+            lrelease(ts, built)
             if not qm.exists() or qm.read_bytes() != built.read_bytes():
-                errors.append(f"{qm.name} is not built from {committed.name}: run tools/translations.py release")
+                errors.append(f"{qm.name} is not built from {ts.name}: run tools/translations.py release")
     return errors
+
+
+# --- commands --------------------------------------------------------------------------------------------
+
+def update() -> int:
+    if write_messages():
+        print("wrote", CORE_MESSAGES.relative_to(ROOT))
+    for language in LANGUAGES:
+        print(lupdate(ts_path(language)).strip())
+        print(ts_path(language).name, problems(ts_path(language)))
+    underivable = update_english(ts_path(ENGLISH))
+    print(ts_path(ENGLISH).name, problems(ts_path(ENGLISH)))
+    for source in underivable:
+        print(f"{ts_path(ENGLISH).name}: give the English forms by hand: {source}")
+    return 0
+
+
+def release() -> int:
+    for ts in all_ts():
+        lrelease(ts, ts.with_suffix(".qm"))
+        print("built", ts.with_suffix(".qm").name)
+    return 0
+
+
+def fill(json_file: Path, language: str = "zh_CN") -> int:
+    """Write the translations in ``json_file`` into the .ts of ``language`` (others kept), then release."""
+    try:
+        translations = json.loads(json_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        print(f"cannot read {json_file}: {error}")
+        return 2
+    if not isinstance(translations, dict):
+        print(f"{json_file}: expected {{\"Context\": {{\"source\": \"translation\"}}}}")
+        return 2
+    ts = ts_path(language)
+    report = ts_files.fill(ts, translations)
+    lupdate(ts)  # back to lupdate's own layout
+    for line in report.lines():
+        print(line)
+    release()
+    return 1 if report.not_found or report.rejected else 0
+
+
+def literals(paths: list[Path]) -> int:
+    findings = ui_literals.unwrapped(paths)
+    for finding in findings:
+        print(finding)
+    for file, count in ui_literals.counts(findings).items():
+        print(f"{count:4d}  {file}")
+    print(f"{len(findings)} unwrapped literal(s)")
+    return 1 if findings else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("action", choices=["update", "release", "check"])
+    parser.add_argument("action", choices=["update", "release", "check", "messages", "fill", "literals"])
+    parser.add_argument("paths", nargs="*", type=Path, help="fill: the JSON file; literals: files or folders")
+    parser.add_argument("--language", default="zh_CN", help="fill: the language whose .ts to fill")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     if args.action == "update":
-        for language in LANGUAGES:
-            print(lupdate(ts_path(language)).strip())
-            print(ts_path(language).name, problems(ts_path(language)))
-    elif args.action == "release":
-        for language in LANGUAGES:
-            lrelease(ts_path(language), ts_path(language).with_suffix(".qm"))
-            print("built", ts_path(language).with_suffix(".qm").name)
-    else:
-        errors = check()
-        for error in errors:
-            print(error)
-        return 1 if errors else 0
-    return 0
+        return update()
+    if args.action == "release":
+        return release()
+    if args.action == "messages":
+        print("wrote" if write_messages() else "unchanged", CORE_MESSAGES.relative_to(ROOT))
+        return 0
+    if args.action == "fill":
+        if len(args.paths) != 1:
+            parser.error("fill takes one JSON file")
+        return fill(args.paths[0], args.language)
+    if args.action == "literals":
+        return literals(args.paths or [SOURCES / "ui"])
+    errors = check()
+    for error in errors:
+        print(error)
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

@@ -95,7 +95,7 @@ def _run(args) -> int:
     else:
         choice, notice = initial_choice(settings.target_dir, settings.draft_dir, registry)
         if notice:
-            raise UserError(notice)
+            raise UserError("{notice}", notice=notice)  # already a sentence
         target, draft = choice.target_dir, choice.draft_dir
     k = args.k or start_k(settings, registry, target, draft, args.device) or 5
     depth, branching = tuned_choice(settings, target, draft, args.device).tree_for(k)
@@ -129,7 +129,8 @@ def _run(args) -> int:
 async def _serve(controller, server, spec, k: int) -> int:
     loaded = asyncio.get_running_loop().create_future()
     controller.sig_loaded.connect(lambda info: loaded.done() or loaded.set_result(None))
-    controller.sig_error.connect(lambda message: loaded.done() or loaded.set_exception(UserError(message)))
+    controller.sig_error.connect(
+        lambda message: loaded.done() or loaded.set_exception(UserError("{message}", message=message)))
     print(f"Loading {spec.target_dir}" + (f" with draft {spec.draft_dir}" if spec.draft_dir else "")
           + f" on {spec.device}…", file=sys.stderr, flush=True)
     controller.load(spec)

@@ -23,6 +23,17 @@ class UserError(Exception):
         self.params = params
         super().__init__(self.message)
 
+    @classmethod
+    def from_error(cls, error: UserError) -> UserError:
+        """The same sentence as another user error, as this class (``AcquireError.from_error(staging_error)``)."""
+        return cls(error.template, **error.params)
+
+    @classmethod
+    def restore(cls, template: str, params: dict[str, Any]) -> UserError:
+        """A user error rebuilt from the template and parameters another process sent (see
+        ``core.acquisition.protocol``); the template was a literal where that process raised it."""
+        return cls(template, **params)
+
     @property
     def message(self) -> str:
         """The English sentence: the template with its parameters filled in."""

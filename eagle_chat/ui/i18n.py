@@ -55,9 +55,14 @@ def apply_language(app: QCoreApplication, language: str) -> list[QTranslator]:
 
 def install_translators(app: QCoreApplication, language: str) -> list[QTranslator]:
     """Load and install the app's and Qt's translators for ``language``; returns those installed (keep them
-    alive as long as the app). English needs none."""
+    alive as long as the app). English gets only the app's plural forms (``eaglechat_en.qm``: "1 token",
+    "5 tokens" for a source written "%n token(s)"); the source texts are English already."""
     installed = []
     if language == "en":
+        translator = QTranslator(app)
+        if translator.load(f"{TRANSLATION_PREFIX}en", str(translations_dir())):
+            app.installTranslator(translator)
+            installed.append(translator)
         return installed
     candidates = (
         (f"{TRANSLATION_PREFIX}{language}", str(translations_dir())),

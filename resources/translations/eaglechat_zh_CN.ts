@@ -2,6 +2,423 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AcceptanceChart</name>
+    <message>
+        <source>Acceptance chart</source>
+        <translation>接受率图</translation>
+    </message>
+    <message>
+        <source>Bars: how many verification steps accepted 0, 1, … K drafted tokens. Line: the share of steps whose drafted token at each draft position was accepted</source>
+        <translation>柱：接受了 0、1、… K 个草稿 token 的验证步各有多少。线：在每个草稿位置上，草稿 token 被接受的验证步所占的比例</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>验证步数</translation>
+    </message>
+    <message>
+        <source>accepted at this draft position</source>
+        <translation>此草稿位置的接受率</translation>
+    </message>
+    <message>
+        <source>tokens accepted (bars) · draft position (line)</source>
+        <translation>接受的 token 数（柱）· 草稿位置（线）</translation>
+    </message>
+</context>
+<context>
+    <name>BranchActions</name>
+    <message>
+        <source>The message is empty; type something to send.</source>
+        <translation>消息为空，请输入内容后再发送。</translation>
+    </message>
+    <message>
+        <source>Only the last reply can be continued, and only if it was cut short.</source>
+        <translation>只有最后一条回复可以继续，且仅限被截断的回复。</translation>
+    </message>
+    <message>
+        <source>That message is not in the open conversation any more.</source>
+        <translation>该消息已不在当前打开的对话中。</translation>
+    </message>
+    <message>
+        <source>A reply is still being generated; stop it first.</source>
+        <translation>仍在生成回复，请先停止。</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancel editing</source>
+        <translation>取消编辑</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Send the message (Enter)</source>
+        <translation>发送消息（Enter）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the reply being written (Esc)</source>
+        <translation>停止正在生成的回复（Esc）</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationActions</name>
+    <message>
+        <source>Stop the reply in flight before switching conversations.</source>
+        <translation>请先停止正在生成的回复，再切换对话。</translation>
+    </message>
+    <message>
+        <source>That conversation no longer exists.</source>
+        <translation>该对话已不存在。</translation>
+    </message>
+    <message>
+        <source>Stop the reply in flight before deleting its conversation.</source>
+        <translation>请先停止正在生成的回复，再删除它所在的对话。</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationList</name>
+    <message>
+        <source>New conversation</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <source>Shows the conversations whose title or messages contain the text (Ctrl+F)</source>
+        <translation>显示标题或消息中包含该文字的对话（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>对话列表</translation>
+    </message>
+    <message>
+        <source>Enter opens a conversation, F2 renames it, Delete deletes it</source>
+        <translation>Enter 打开对话，F2 重命名，Delete 删除</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Rename conversation</source>
+        <translation>重命名对话</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <source>Delete “{title}” and all its messages?</source>
+        <translation>删除“{title}”及其所有消息？</translation>
+    </message>
+</context>
+<context>
+    <name>GetModelsDialog</name>
+    <message>
+        <source>Get models</source>
+        <translation>获取模型</translation>
+    </message>
+    <message>
+        <source>Getting {title}…</source>
+        <translation>正在获取 {title}…</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Models you can get</source>
+        <translation>可获取的模型</translation>
+    </message>
+    <message>
+        <source>Each entry is a main model with its EAGLE-3 draft model, their download size and whether it is installed</source>
+        <translation>每一项是一个主模型及其 EAGLE-3 草稿模型，并注明下载大小和是否已安装</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>NPU needs OpenVINO&apos;s NPU build of the model and an int8 draft.</source>
+        <translation>NPU 需要 OpenVINO 为 NPU 构建的模型和 int8 草稿模型。</translation>
+    </message>
+    <message>
+        <source>Download from</source>
+        <translation>下载来源</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>A mirror of the hub, e.g. https://hf-mirror.com. Empty: the hub&apos;s own site.</source>
+        <translation>模型站点的镜像，例如 https://hf-mirror.com。留空则使用站点本身。</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Download from:</source>
+        <translation>下载来源：</translation>
+    </message>
+    <message>
+        <source>Endpoint:</source>
+        <translation>端点：</translation>
+    </message>
+    <message>
+        <source>Download progress</source>
+        <translation>下载进度</translation>
+    </message>
+    <message>
+        <source>Choose a model and press Download. Everything runs offline afterwards.</source>
+        <translation>选择一个模型并点击“下载”。之后一切均可离线运行。</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Cancel download</source>
+        <translation>取消下载</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>{title} is not available on {source}; using {other}.</source>
+        <translation>{source} 上没有 {title}，改用 {other}。</translation>
+    </message>
+    <message>
+        <source>{name} is ready. Choose it in the model menu.</source>
+        <translation>{name} 已就绪，请在“模型”菜单中选择它。</translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <source>Regenerate reply</source>
+        <translation>重新生成回复</translation>
+    </message>
+    <message>
+        <source>Edit last message (Up in the message box)</source>
+        <translation>编辑上一条消息（在消息框中按 Up）</translation>
+    </message>
+    <message>
+        <source>Continue cut reply</source>
+        <translation>继续被截断的回复</translation>
+    </message>
+    <message>
+        <source>Export conversation (Markdown, JSON)…</source>
+        <translation>导出对话（Markdown、JSON）…</translation>
+    </message>
+    <message>
+        <source>Import conversation (JSON)…</source>
+        <translation>导入对话（JSON）…</translation>
+    </message>
+    <message>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <source>There is no reply to regenerate yet.</source>
+        <translation>还没有可以重新生成的回复。</translation>
+    </message>
+    <message>
+        <source>The last reply is complete: there is nothing to continue.</source>
+        <translation>最后一条回复已经完整，没有可继续的内容。</translation>
+    </message>
+    <message>
+        <source>Editing your message: Enter sends it as a new version (this one is kept, ‹ › switches); Esc cancels.</source>
+        <translation>正在编辑消息：按 Enter 作为新版本发送（原版本保留，用 ‹ › 切换）；按 Esc 取消。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete this message and the %n message(s) after it? Other versions stay.</source>
+        <translation>
+            <numerusform>删除这条消息及其后的 %n 条消息？其他版本会保留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete this message? Other versions stay.</source>
+        <translation>删除这条消息？其他版本会保留。</translation>
+    </message>
+    <message>
+        <source>Delete message</source>
+        <translation>删除消息</translation>
+    </message>
+    <message>
+        <source>Open a conversation with messages to export it.</source>
+        <translation>请先打开一个有消息的对话，再导出。</translation>
+    </message>
+    <message>
+        <source>Markdown, to read (*.md);;JSON, every branch, to import again (*.json)</source>
+        <translation>Markdown，便于阅读 (*.md);;JSON，包含所有分支，可再次导入 (*.json)</translation>
+    </message>
+    <message>
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <source>The conversation could not be written to {path}: {reason}</source>
+        <translation>无法将对话写入 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Exported “{title}” to {path}</source>
+        <translation>已将“{title}”导出到 {path}</translation>
+    </message>
+    <message>
+        <source>Import conversation</source>
+        <translation>导入对话</translation>
+    </message>
+    <message>
+        <source>EagleChat JSON (*.json)</source>
+        <translation>EagleChat JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>{path} could not be read: {reason}</source>
+        <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Imported “{title}”</source>
+        <translation>已导入“{title}”</translation>
+    </message>
+</context>
+<context>
+    <name>ModelBar</name>
+    <message>
+        <source>The device the model runs on (changing it reloads the model)</source>
+        <translation>模型运行的设备（更改会重新加载模型）</translation>
+    </message>
+    <message>
+        <source>Choose the model and its EAGLE-3 draft</source>
+        <translation>选择主模型及其 EAGLE-3 草稿模型</translation>
+    </message>
+    <message>
+        <source>Speculative decoding with the EAGLE-3 draft (off: plain decoding)</source>
+        <translation>使用 EAGLE-3 草稿模型进行投机解码（关闭：普通解码）</translation>
+    </message>
+    <message>
+        <source>No model</source>
+        <translation>未选择模型</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Models…</source>
+        <translation>模型…</translation>
+    </message>
+    <message>
+        <source>Speculative decoding</source>
+        <translation>投机解码</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Where the model runs; changing it reloads the model</source>
+        <translation>模型运行的设备；更改后会重新加载模型</translation>
+    </message>
+    <message>
+        <source>Remote server…</source>
+        <translation>远程服务器…</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server: OpenVINO Model Server, or another EagleChat</source>
+        <translation>兼容 OpenAI 的服务器：OpenVINO Model Server 或另一个 EagleChat</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备列表</translation>
+    </message>
+    <message>
+        <source>Draft tokens (K)</source>
+        <translation>草稿 token 数（K）</translation>
+    </message>
+    <message>
+        <source>K: how many tokens the EAGLE-3 draft model proposes per step for the main model to verify in one pass. A larger K gains more when most drafts are accepted. Applies to the next reply without reloading.</source>
+        <translation>K：每一步由 EAGLE-3 草稿模型提出、交给主模型一次验证的 token 数。草稿大多被接受时，K 越大收益越多。从下一条回复起生效，无需重新加载。</translation>
+    </message>
+    <message>
+        <source>Draft tokens proposed per step; applies to the next reply without reloading</source>
+        <translation>每步提出的草稿 token 数；从下一条回复起生效，无需重新加载</translation>
+    </message>
+    <message>
+        <source>Draft tokens</source>
+        <translation>草稿 token 数</translation>
+    </message>
+    <message>
+        <source>Run on the {device}</source>
+        <translation>在 {device} 上运行</translation>
+    </message>
+    <message>
+        <source>{device} (not available)</source>
+        <translation>{device}（不可用）</translation>
+    </message>
+    <message>
+        <source>No EAGLE-3 draft loaded: choose a draft folder to compare.</source>
+        <translation>未加载 EAGLE-3 草稿模型：请选择草稿模型文件夹以进行对比。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelsMenu</name>
+    <message>
+        <source>&amp;Models</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Bundled tiny pair (toy quality)</source>
+        <translation>内置微型模型对（仅供测试，质量很低）</translation>
+    </message>
+    <message>
+        <source>Speed-demo pair (toy quality, ~50M weights: shows the speed-up on a CPU)</source>
+        <translation>演示模型对（质量很低，约 50M 权重：在 CPU 上展示加速效果）</translation>
+    </message>
+    <message>
+        <source>Get models…</source>
+        <translation>获取模型…</translation>
+    </message>
+    <message>
+        <source>Choose model folders…</source>
+        <translation>选择模型文件夹…</translation>
+    </message>
+    <message>
+        <source>Choose the model folder (OpenVINO IR)</source>
+        <translation>选择模型文件夹（OpenVINO IR）</translation>
+    </message>
+    <message>
+        <source>Choose its EAGLE-3 draft folder (Cancel: none)</source>
+        <translation>选择对应的 EAGLE-3 草稿模型文件夹（取消：不用草稿模型）</translation>
+    </message>
+    <message>
+        <source>Could not build the speed-demo pair: {error}</source>
+        <translation>无法构建演示模型对：{error}</translation>
+    </message>
+</context>
+<context>
     <name>NoticeBar</name>
     <message>
         <source>Copy details</source>
@@ -10,6 +427,1219 @@
     <message>
         <source>Copy what went wrong, with the log&apos;s location, for a bug report</source>
         <translation>复制出错信息及日志位置，用于报告问题</translation>
+    </message>
+</context>
+<context>
+    <name>OptionsPanel</name>
+    <message>
+        <source>At the device&apos;s reduced precision, EAGLE-3 and plain answers can part after a while; at f32 greedy answers are identical. Changing it reloads the model.</source>
+        <translation>在设备的低精度下，EAGLE-3 与普通解码的回答可能在一段之后出现分歧；在 f32 下，贪心解码的回答完全一致。更改精度会重新加载模型。</translation>
+    </message>
+    <message>
+        <source>Locked to greedy decoding while an EAGLE-3 draft is loaded: OpenVINO GenAI streams EAGLE-3 pipelines greedily only. Load the model without a draft to sample.</source>
+        <translation>已加载 EAGLE-3 草稿模型，因此锁定为贪心解码：OpenVINO GenAI 的 EAGLE-3 流水线只支持贪心的流式生成。如需采样，请不带草稿模型加载该模型。</translation>
+    </message>
+    <message>
+        <source>Max new tokens</source>
+        <translation>最大新 token 数</translation>
+    </message>
+    <message>
+        <source>The most tokens a reply may have</source>
+        <translation>一条回复最多可生成的 token 数</translation>
+    </message>
+    <message>
+        <source>Let the model think first</source>
+        <translation>让模型先思考</translation>
+    </message>
+    <message>
+        <source>Sample (temperature)</source>
+        <translation>采样（温度）</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Used when sampling: higher gives more varied replies</source>
+        <translation>采样时使用：越高，回复越多样</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Fastest (device default)</source>
+        <translation>最快（设备默认）</translation>
+    </message>
+    <message>
+        <source>f32 (exact comparisons)</source>
+        <translation>f32（精确对比）</translation>
+    </message>
+    <message>
+        <source>Precisions</source>
+        <translation>精度列表</translation>
+    </message>
+    <message>
+        <source>Reuse earlier turns (prefix caching)</source>
+        <translation>复用之前的轮次（前缀缓存）</translation>
+    </message>
+    <message>
+        <source>Keep the KV cache of the conversation so far: the next reply reads only the new message, so long conversations stay fast. CPU and GPU (the NPU re-reads the conversation every turn). Changing it reloads the model.</source>
+        <translation>保留到目前为止对话的 KV 缓存：下一条回复只需读取新消息，长对话也能保持快速。适用于 CPU 和 GPU（NPU 每一轮都会重新读取整个对话）。更改会重新加载模型。</translation>
+    </message>
+    <message>
+        <source>System prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <source>Optional instructions for this conversation</source>
+        <translation>此对话的可选指令</translation>
+    </message>
+    <message>
+        <source>Thinking</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>This model&apos;s chat template has no thinking switch.</source>
+        <translation>此模型的对话模板没有思考开关。</translation>
+    </message>
+</context>
+<context>
+    <name>PromptEdit</name>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Enter sends, Shift+Enter starts a new line, Esc stops the reply, Up in the empty box edits your last message</source>
+        <translation>Enter 发送，Shift+Enter 换行，Esc 停止回复，在空的消息框中按 Up 编辑上一条消息</translation>
+    </message>
+    <message>
+        <source>Message EagleChat — Enter to send, Shift+Enter for a new line, Esc to stop</source>
+        <translation>给 EagleChat 发消息 — Enter 发送，Shift+Enter 换行，Esc 停止</translation>
+    </message>
+    <message>
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <source>Start a new line</source>
+        <translation>换行</translation>
+    </message>
+    <message>
+        <source>Stop the reply, or stop editing</source>
+        <translation>停止回复，或退出编辑</translation>
+    </message>
+    <message>
+        <source>Edit the last message (in the empty box)</source>
+        <translation>编辑上一条消息（在空的消息框中）</translation>
+    </message>
+</context>
+<context>
+    <name>PullRunner</name>
+    <message>
+        <source>Already done.</source>
+        <translation>已完成。</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Could not start {program}: the Python that runs EagleChat is missing or broken.</source>
+        <translation>无法启动 {program}：运行 EagleChat 的 Python 缺失或已损坏。</translation>
+    </message>
+    <message>
+        <source>Stopped. Nothing was registered; what was downloaded so far is kept, and the next download of this model resumes from there.</source>
+        <translation>已停止。没有注册任何模型；已下载的部分会保留，下次下载此模型时从断点继续。</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteBackend</name>
+    <message>
+        <source>Connecting to {server}</source>
+        <translation>正在连接 {server}</translation>
+    </message>
+    <message>
+        <source>Ready — {server}</source>
+        <translation>就绪 — {server}</translation>
+    </message>
+    <message>
+        <source>{model} at {url} (remote server)</source>
+        <translation>{url} 上的 {model}（远程服务器）</translation>
+    </message>
+    <message>
+        <source>remote model</source>
+        <translation>远程模型</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteDialog</name>
+    <message>
+        <source>Remote server</source>
+        <translation>远程服务器</translation>
+    </message>
+    <message>
+        <source>Server URL</source>
+        <translation>服务器 URL</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Empty if the server needs no key</source>
+        <translation>服务器不需要密钥时留空</translation>
+    </message>
+    <message>
+        <source>the server&apos;s first model</source>
+        <translation>服务器的第一个模型</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Empty: the first model the server lists</source>
+        <translation>留空：使用服务器列出的第一个模型</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible base URL: another EagleChat (http://host:8000/v1) or OpenVINO Model Server (http://host:8000/v3). Leave the model empty to use the first one the server lists.</source>
+        <translation>兼容 OpenAI 的基础 URL：另一个 EagleChat（http://host:8000/v1）或 OpenVINO Model Server（http://host:8000/v3）。模型留空则使用服务器列出的第一个模型。</translation>
+    </message>
+    <message>
+        <source>The key is kept in the system keyring.</source>
+        <translation>密钥保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>No system keyring here: the key is kept in a file only you can read.</source>
+        <translation>此系统没有密钥环：密钥保存在只有你能读取的文件中。</translation>
+    </message>
+    <message>
+        <source>{hint} {where}</source>
+        <translation>{hint}{where}</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Enter a URL that starts with http:// or https://, e.g. http://127.0.0.1:8000/v1</source>
+        <translation>请输入以 http:// 或 https:// 开头的 URL，例如 http://127.0.0.1:8000/v1</translation>
+    </message>
+</context>
+<context>
+    <name>ServerPanel</name>
+    <message>
+        <source>API server</source>
+        <translation>API 服务器</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible API server</source>
+        <translation>兼容 OpenAI 的 API 服务器</translation>
+    </message>
+    <message>
+        <source>Serve the loaded model at http://127.0.0.1:{port}/v1 (OpenAI-compatible) to IDE assistants and agents on this computer</source>
+        <translation>在 http://127.0.0.1:{port}/v1（兼容 OpenAI）上提供已加载的模型，供本机的 IDE 助手和智能体使用</translation>
+    </message>
+    <message>
+        <source>API server address</source>
+        <translation>API 服务器地址</translation>
+    </message>
+    <message>
+        <source>API request log</source>
+        <translation>API 请求日志</translation>
+    </message>
+    <message>
+        <source>Serving {url} — requests share the window&apos;s model and queue.</source>
+        <translation>正在 {url} 提供服务 — 请求与窗口共用同一个模型和队列。</translation>
+    </message>
+    <message>
+        <source>API server on {url}</source>
+        <translation>API 服务器已在 {url} 运行</translation>
+    </message>
+    <message>
+        <source>Server stopped.</source>
+        <translation>服务器已停止。</translation>
+    </message>
+    <message>
+        <source>API · EAGLE-3</source>
+        <translation>API · EAGLE-3</translation>
+    </message>
+    <message>
+        <source>API · baseline</source>
+        <translation>API · 基线</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsBinder</name>
+    <message>
+        <source>Your settings could not be saved ({error}); they apply until EagleChat closes.</source>
+        <translation>无法保存设置（{error}）；在 EagleChat 关闭之前仍然有效。</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>(no description)</source>
+        <translation>（无说明）</translation>
+    </message>
+    <message>
+        <source>Main window</source>
+        <translation>主窗口</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Filter by key or action</source>
+        <translation>按按键或操作筛选</translation>
+    </message>
+    <message>
+        <source>Filter shortcuts</source>
+        <translation>筛选快捷键</translation>
+    </message>
+    <message>
+        <source>One row per shortcut: its keys, what it does and where</source>
+        <translation>每行一个快捷键：按键、作用和适用位置</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shortcut(s)</source>
+        <translation>
+            <numerusform>%n 个快捷键</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SidePanel</name>
+    <message>
+        <source>Whether the next reply is speculative</source>
+        <translation>下一条回复是否使用投机解码</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Acceptance</source>
+        <translation>接受率</translation>
+    </message>
+    <message>
+        <source>Tokens per second of the recent replies</source>
+        <translation>最近几条回复的每秒 token 数</translation>
+    </message>
+    <message>
+        <source>How far each verification step of the reply on screen got</source>
+        <translation>当前回复的每个验证步各接受了多少草稿 token</translation>
+    </message>
+    <message>
+        <source>Show drafted tokens</source>
+        <translation>显示草稿 token</translation>
+    </message>
+    <message>
+        <source>Tint the text that came from drafted tokens the main model accepted; the main model&apos;s own token of each step stays plain. Hover tinted text to see its step.</source>
+        <translation>为主模型接受的草稿 token 所写出的文字着色；每一步中主模型自己生成的 token 保持原样。将鼠标悬停在着色文字上可查看它属于哪一步。</translation>
+    </message>
+    <message>
+        <source>No reply yet</source>
+        <translation>尚无回复</translation>
+    </message>
+    <message>
+        <source>Last reply statistics</source>
+        <translation>上一条回复的统计</translation>
+    </message>
+    <message>
+        <source>Compare baseline vs EAGLE-3</source>
+        <translation>对比基线与 EAGLE-3</translation>
+    </message>
+    <message>
+        <source>Runs the same prompt with plain decoding and with EAGLE-3 side by side</source>
+        <translation>用普通解码和 EAGLE-3 并排运行同一个提示词</translation>
+    </message>
+    <message>
+        <source>Auto-tune draft tokens…</source>
+        <translation>自动调优草稿 token 数…</translation>
+    </message>
+    <message>
+        <source>Measures which number of draft tokens is fastest for this model on this device</source>
+        <translation>测量此模型在此设备上用多少个草稿 token 最快</translation>
+    </message>
+</context>
+<context>
+    <name>SpeculationDisplay</name>
+    <message>
+        <source>Show drafted tokens</source>
+        <translation>显示草稿 token</translation>
+    </message>
+</context>
+<context>
+    <name>SpeedChart</name>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Speed chart</source>
+        <translation>速度图</translation>
+    </message>
+    <message>
+        <source>Tokens per second of each reply over the seconds since it started; EAGLE-3 lines solid, baseline lines dashed</source>
+        <translation>每条回复自开始以来每秒生成的 token 数；EAGLE-3 为实线，基线为虚线</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <comment>seconds since the reply started</comment>
+        <translation>秒</translation>
+    </message>
+</context>
+<context>
+    <name>StatusArea</name>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <source>No model loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <source>Loading {model} on {device}…</source>
+        <translation>正在 {device} 上加载 {model}…</translation>
+    </message>
+    <message>
+        <source>Ready — {model} on {device}</source>
+        <translation>就绪 — {model}，运行于 {device}</translation>
+    </message>
+    <message>
+        <source>Generating…</source>
+        <translation>正在生成…</translation>
+    </message>
+</context>
+<context>
+    <name>StoreWatch</name>
+    <message>
+        <source>Your conversations are saved again.</source>
+        <translation>你的对话又可以正常保存了。</translation>
+    </message>
+</context>
+<context>
+    <name>ThinkingBlocks</name>
+    <message>
+        <source>Thinking…</source>
+        <translation>思考中…</translation>
+    </message>
+    <message>
+        <source>Thought for {seconds:.1f} s</source>
+        <translation>已思考 {seconds:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>Thoughts</source>
+        <translation>思考过程</translation>
+    </message>
+</context>
+<context>
+    <name>TuneDialog</name>
+    <message>
+        <source>Auto-tune draft tokens</source>
+        <translation>自动调优草稿 token 数</translation>
+    </message>
+    <message>
+        <source>Measuring… {done}/{total}</source>
+        <translation>正在测量… {done}/{total}</translation>
+    </message>
+    <message>
+        <source>The model is busy or has no EAGLE-3 draft; try again later.</source>
+        <translation>模型正忙或没有 EAGLE-3 草稿模型，请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The sweep did not finish (a run was stopped or failed); nothing was saved.</source>
+        <translation>扫描没有完成（有运行被停止或失败）；未保存任何结果。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stopped run(s) not counted.</source>
+        <translation>
+            <numerusform>%n 次被停止的运行未计入。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fastest: {config} — {speculative:.0f} tok/s vs baseline {baseline:.0f} (×{speedup:.2f}). Saved as the default for this model, draft and device.</source>
+        <translation>最快：{config} — {speculative:.0f} tok/s，基线 {baseline:.0f}（加速 ×{speedup:.2f}）。已保存为此模型、草稿模型和设备的默认值。</translation>
+    </message>
+    <message>
+        <source>EAGLE-3 tokens/s</source>
+        <translation>EAGLE-3 tokens/s</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Auto-tune results chart</source>
+        <translation>自动调优结果图</translation>
+    </message>
+    <message>
+        <source>Bars: EAGLE-3 tokens per second for each number of draft tokens (K) tried; dashed line: baseline</source>
+        <translation>柱：尝试过的每个草稿 token 数（K）下 EAGLE-3 的每秒 token 数；虚线：基线</translation>
+    </message>
+    <message>
+        <source>tokens/s per number of draft tokens (dashed: baseline)</source>
+        <translation>各草稿 token 数下的 tokens/s（虚线：基线）</translation>
+    </message>
+    <message>
+        <source>Measures each K on two short prompts (about a minute on a laptop).</source>
+        <translation>用两个简短的提示词测量每个 K（在笔记本电脑上约需一分钟）。</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the items of a list</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>depth {depth} × {branching} branches</source>
+        <translation>深度 {depth} × {branching} 个分支</translation>
+    </message>
+    <message>
+        <source>Also try draft trees ({trees}); takes about twice as long</source>
+        <translation>同时尝试草稿树（{trees}）；耗时约为两倍</translation>
+    </message>
+    <message>
+        <source>Also try draft trees ({trees}). The NPU drafts trees only (a chain is a tree one branch wide), up to depth {depth} × {branching} branches and {tokens} draft tokens as compiled</source>
+        <translation>同时尝试草稿树（{trees}）。NPU 只运行草稿树（链即只有一个分支的树），按编译时的限制，最大深度 {depth} × {branching} 个分支、{tokens} 个草稿 token</translation>
+    </message>
+    <message>
+        <source>K={k}, tree {tree}</source>
+        <translation>K={k}，草稿树 {tree}</translation>
+    </message>
+</context>
+<context>
+    <name>core</name>
+    <message>
+        <source>&quot;current&quot; names message {current}, which the file does not have.</source>
+        <translation>“current” 指向消息 {current}，但文件中没有这条消息。</translation>
+    </message>
+    <message>
+        <source>&quot;made_with&quot; of message {place} is not an object.</source>
+        <translation>消息 {place} 的 “made_with” 不是对象。</translation>
+    </message>
+    <message>
+        <source>&quot;{key}&quot; of {where} is not a time.</source>
+        <translation>{where} 的 “{key}” 不是时间。</translation>
+    </message>
+    <message>
+        <source>&quot;{key}&quot; of {where} is not text.</source>
+        <translation>{where} 的 “{key}” 不是文本。</translation>
+    </message>
+    <message>
+        <source>--conversation needs at least 1 turn.</source>
+        <translation>--conversation 至少需要 1 轮。</translation>
+    </message>
+    <message>
+        <source>--repeats must be at least 1.</source>
+        <translation>--repeats 至少为 1。</translation>
+    </message>
+    <message>
+        <source>A draft tree needs 1 &lt;= depth &lt;= assistant tokens ({num_assistant_tokens}) and a branching factor of at least 1 (got depth {tree_depth}, branching {branching_factor}).</source>
+        <translation>草稿树要求 1 &lt;= 深度 &lt;= 草稿 token 数（{num_assistant_tokens}），且分支数至少为 1（当前深度 {tree_depth}，分支数 {branching_factor}）。</translation>
+    </message>
+    <message>
+        <source>A draft tree needs depth and branching of at least 1 and at least as many draft tokens as its depth (got depth {depth}, {branching} branches, {candidates} tokens).</source>
+        <translation>草稿树的深度和分支数至少为 1，草稿 token 数不能少于深度（当前深度 {depth}，{branching} 个分支，{candidates} 个 token）。</translation>
+    </message>
+    <message>
+        <source>A draft-free reference pipeline needs a local model; the remote server has none.</source>
+        <translation>不带草稿的参照管线需要本地模型；远程服务器上没有。</translation>
+    </message>
+    <message>
+        <source>A file of {repo} arrived damaged ({error}) even after retries; it was not kept. Try again later or use another source.</source>
+        <translation>{repo} 的一个文件在多次重试后仍然损坏（{error}），已丢弃。请稍后重试或换一个下载源。</translation>
+    </message>
+    <message>
+        <source>A model named {name!r} is already registered. Choose another name (--name) or remove it first with `eagle-chat models remove {name}`.</source>
+        <translation>已有名为 {name!r} 的模型。请换一个名称（--name），或先用 `eagle-chat models remove {name}` 删除它。</translation>
+    </message>
+    <message>
+        <source>Another program is using your conversation database ({path}: {reason}), so EagleChat cannot save right now. What you do meanwhile is kept and written as soon as it is free; nothing was moved or changed.</source>
+        <translation>另一个程序正在使用你的对话数据库（{path}：{reason}），EagleChat 暂时无法保存。在此期间的操作会被保留，数据库一空闲就写入；没有移动或更改任何内容。</translation>
+    </message>
+    <message>
+        <source>Cannot serve on {host}:{port}: {reason}. Choose another port.</source>
+        <translation>无法在 {host}:{port} 上提供服务：{reason}。请换一个端口。</translation>
+    </message>
+    <message>
+        <source>Could not download from {endpoint} ({type}: {error}). Check the network connection and the mirror setting, then start the download again — it resumes where it stopped.</source>
+        <translation>无法从 {endpoint} 下载（{type}：{error}）。请检查网络连接和镜像设置，然后重新开始下载——会从中断处继续。</translation>
+    </message>
+    <message>
+        <source>Could not reach the server at {base}: {error}. Check the URL and that it is running.</source>
+        <translation>无法连接 {base} 上的服务器：{error}。请检查 URL，并确认服务器正在运行。</translation>
+    </message>
+    <message>
+        <source>Downloading from Hugging Face needs the huggingface-hub package: {executable} -m pip install &apos;huggingface-hub&gt;=1.5,&lt;2&apos;</source>
+        <translation>从 Hugging Face 下载需要 huggingface-hub 包：{executable} -m pip install &apos;huggingface-hub&gt;=1.5,&lt;2&apos;</translation>
+    </message>
+    <message>
+        <source>Downloading from ModelScope needs the modelscope-hub package: {executable} -m pip install &apos;modelscope-hub&gt;=0.5&apos;</source>
+        <translation>从 ModelScope 下载需要 modelscope-hub 包：{executable} -m pip install &apos;modelscope-hub&gt;=0.5&apos;</translation>
+    </message>
+    <message>
+        <source>Downloading {repo} failed: {detail}</source>
+        <translation>下载 {repo} 失败：{detail}</translation>
+    </message>
+    <message>
+        <source>EagleChat cannot open your conversation database {path} ({reason}). It tries again every few seconds; nothing was moved or changed. Conversations cannot be saved until then.</source>
+        <translation>EagleChat 无法打开你的对话数据库 {path}（{reason}）。它会每隔几秒重试一次；没有移动或更改任何内容。在此之前无法保存对话。</translation>
+    </message>
+    <message>
+        <source>Exporting the EAGLE-3 draft to OpenVINO needs optimum-intel, which is not installed (missing: {missing}). Install it into the Python that runs EagleChat ({python}), CPU build of torch first:
+  {python} -m pip install torch --index-url https://download.pytorch.org/whl/cpu
+  {python} -m pip install &quot;eagle-chat[build-models]&quot;
+then start the download again (finished downloads are kept).</source>
+        <translation>将 EAGLE-3 草稿模型导出为 OpenVINO 格式需要 optimum-intel，但它尚未安装（缺少：{missing}）。请把它安装到运行 EagleChat 的 Python（{python}）中，先安装 CPU 版 torch：
+  {python} -m pip install torch --index-url https://download.pytorch.org/whl/cpu
+  {python} -m pip install &quot;eagle-chat[build-models]&quot;
+然后重新开始下载（已完成的下载会保留）。</translation>
+    </message>
+    <message>
+        <source>Exporting the draft with optimum-cli failed: {detail}</source>
+        <translation>用 optimum-cli 导出草稿模型失败：{detail}</translation>
+    </message>
+    <message>
+        <source>Generation failed on the server: {detail}</source>
+        <translation>服务器端生成失败：{detail}</translation>
+    </message>
+    <message>
+        <source>Generation failed while streaming: {error!r}</source>
+        <translation>流式生成时失败：{error!r}</translation>
+    </message>
+    <message>
+        <source>Generation failed: the connection to {base} broke ({error}).</source>
+        <translation>生成失败：与 {base} 的连接已断开（{error}）。</translation>
+    </message>
+    <message>
+        <source>Generation failed: {detail}</source>
+        <translation>生成失败：{detail}</translation>
+    </message>
+    <message>
+        <source>Max new tokens must be at least 1.</source>
+        <translation>最大新 token 数至少为 1。</translation>
+    </message>
+    <message>
+        <source>Message {place} follows message {parent}, which does not come before it.</source>
+        <translation>消息 {place} 接在消息 {parent} 之后，但后者并不在它前面。</translation>
+    </message>
+    <message>
+        <source>Message {place} has a missing or repeated &quot;id&quot;.</source>
+        <translation>消息 {place} 缺少 “id” 或 “id” 重复。</translation>
+    </message>
+    <message>
+        <source>Message {place} has an unknown role {role!r}.</source>
+        <translation>消息 {place} 的角色 {role!r} 无法识别。</translation>
+    </message>
+    <message>
+        <source>Message {place} has an unknown status {status!r}.</source>
+        <translation>消息 {place} 的状态 {status!r} 无法识别。</translation>
+    </message>
+    <message>
+        <source>Message {place} is not an object.</source>
+        <translation>消息 {place} 不是对象。</translation>
+    </message>
+    <message>
+        <source>No Intel GPU found (or its driver is not installed).</source>
+        <translation>未找到 Intel GPU（或未安装其驱动程序）。</translation>
+    </message>
+    <message>
+        <source>No Intel NPU found (Core Ultra processors have one; it needs the NPU driver).</source>
+        <translation>未找到 Intel NPU（Core Ultra 处理器自带 NPU，需要安装 NPU 驱动程序）。</translation>
+    </message>
+    <message>
+        <source>No model named {name!r} is registered, so there is nothing to remove.</source>
+        <translation>没有名为 {name!r} 的已注册模型，无需删除。</translation>
+    </message>
+    <message>
+        <source>No model named {name!r} is registered. Registered: {registered} (see `eagle-chat models list`).</source>
+        <translation>没有名为 {name!r} 的已注册模型。已注册：{registered}（见 `eagle-chat models list`）。</translation>
+    </message>
+    <message>
+        <source>No prompts to run.</source>
+        <translation>没有可运行的提示词。</translation>
+    </message>
+    <message>
+        <source>No prompts to take the user turns from.</source>
+        <translation>没有可用作用户轮次的提示词。</translation>
+    </message>
+    <message>
+        <source>Not enough free disk space for {what}: it needs {needed} more in {folder}, but only {free} are free (EagleChat keeps {margin} spare). Free some space, or keep models on a larger disk with `--home DIR`.</source>
+        <translation>磁盘空间不足，无法{what}：需要在 {folder} 中再占用 {needed}，但只剩 {free} 可用（EagleChat 会保留 {margin} 余量）。请释放一些空间，或用 `--home DIR` 把模型放到更大的磁盘上。</translation>
+    </message>
+    <message>
+        <source>On the NPU a reply can be at most {limit} tokens: the models are compiled for a fixed length (MIN_RESPONSE_LEN {min_response_len}). Lower Max new tokens to {limit} or less.</source>
+        <translation>在 NPU 上，一条回复最多 {limit} 个 token：模型按固定长度编译（MIN_RESPONSE_LEN {min_response_len}）。请把最大新 token 数降到 {limit} 或以下。</translation>
+    </message>
+    <message>
+        <source>OpenVINO could not load {target_dir} on {device}: {detail}</source>
+        <translation>OpenVINO 无法在 {device} 上加载 {target_dir}：{detail}</translation>
+    </message>
+    <message>
+        <source>OpenVINO could not load {target_dir} with draft {draft_dir} on {device}: {detail}</source>
+        <translation>OpenVINO 无法在 {device} 上加载 {target_dir} 和草稿模型 {draft_dir}：{detail}</translation>
+    </message>
+    <message>
+        <source>OpenVINO reports no CPU device — the installation looks broken.</source>
+        <translation>OpenVINO 没有报告任何 CPU 设备——安装似乎已损坏。</translation>
+    </message>
+    <message>
+        <source>Sampling is not available while an EAGLE-3 draft is loaded: OpenVINO GenAI streams EAGLE-3 pipelines with greedy decoding only. Load the model without its draft to sample.</source>
+        <translation>加载 EAGLE-3 草稿模型时无法采样：OpenVINO GenAI 的 EAGLE-3 管线只支持贪心解码的流式输出。如需采样，请不带草稿模型加载主模型。</translation>
+    </message>
+    <message>
+        <source>Serving on {host} makes the API reachable from other machines; set an API key (--api-key) to do that, or serve on 127.0.0.1.</source>
+        <translation>在 {host} 上提供服务会让其他机器也能访问 API；如要这样做，请设置 API 密钥（--api-key），否则请在 127.0.0.1 上提供服务。</translation>
+    </message>
+    <message>
+        <source>Speculative decoding needs an EAGLE-3 draft model; choose a draft folder first.</source>
+        <translation>投机解码需要 EAGLE-3 草稿模型；请先选择草稿模型文件夹。</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Stopped. What was downloaded so far is kept; run the same download again to resume.</source>
+        <translation>已停止。已下载的内容会保留；再次运行同一下载即可继续。</translation>
+    </message>
+    <message>
+        <source>The API server did not start: {error}</source>
+        <translation>API 服务器未能启动：{error}</translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head in {head_dir} has no readable config.json ({error}).</source>
+        <translation>{head_dir} 中的 EAGLE-3 草稿头没有可读取的 config.json（{error}）。</translation>
+    </message>
+    <message>
+        <source>The NPU models were compiled for draft trees up to depth {max_depth}, {max_branching} branches and {max_tokens} draft tokens ({detail}). Choose fewer draft tokens or a smaller tree.</source>
+        <translation>NPU 模型编译时的草稿树上限为深度 {max_depth}、{max_branching} 个分支、{max_tokens} 个草稿 token（{detail}）。请减少草稿 token 数或缩小草稿树。</translation>
+    </message>
+    <message>
+        <source>The benchmark needs a draft model (--draft).</source>
+        <translation>基准测试需要草稿模型（--draft）。</translation>
+    </message>
+    <message>
+        <source>The download failed: {type}: {error}</source>
+        <translation>下载失败：{type}：{error}</translation>
+    </message>
+    <message>
+        <source>The download in {folder} has no manifest; it did not finish. Start it again.</source>
+        <translation>{folder} 中的下载没有清单文件，说明它没有完成。请重新开始下载。</translation>
+    </message>
+    <message>
+        <source>The download of {repo} did not finish. Start it again to resume.</source>
+        <translation>{repo} 的下载没有完成。请重新开始，会从中断处继续。</translation>
+    </message>
+    <message>
+        <source>The download was stopped; start it again to resume.</source>
+        <translation>下载已停止；重新开始即可继续。</translation>
+    </message>
+    <message>
+        <source>The draft in {head_dir} is not an EAGLE-3 head: its config.json names architectures {architectures} and model type {model_type!r}; EAGLE-3 heads are Llama-type ({eagle3}). Choose the head made for this model.</source>
+        <translation>{head_dir} 中的草稿模型不是 EAGLE-3 草稿头：它的 config.json 中架构为 {architectures}，模型类型为 {model_type!r}；EAGLE-3 草稿头是 Llama 类型（{eagle3}）。请选择为该模型训练的草稿头。</translation>
+    </message>
+    <message>
+        <source>The draft {draft} reads layers {bad}, which {target} ({layers} layers) does not have.</source>
+        <translation>草稿模型 {draft} 读取第 {bad} 层，但 {target}（共 {layers} 层）没有这些层。</translation>
+    </message>
+    <message>
+        <source>The draft {draft} uses a vocabulary of {draft_size} tokens but {target} has {target_size}. Draft and model must come from the same model family.</source>
+        <translation>草稿模型 {draft} 的词表有 {draft_size} 个 token，而 {target} 有 {target_size} 个。草稿模型和主模型必须来自同一模型系列。</translation>
+    </message>
+    <message>
+        <source>The draft {draft} was trained for a model with hidden size {draft_size}, but {target} has hidden size {target_size}. Use the EAGLE-3 head made for this model (for Qwen3-8B: AngelSlim/Qwen3-8B_eagle3).</source>
+        <translation>草稿模型 {draft} 是为隐藏层大小 {draft_size} 的模型训练的，但 {target} 的隐藏层大小为 {target_size}。请使用为该模型训练的 EAGLE-3 草稿头（Qwen3-8B 对应 AngelSlim/Qwen3-8B_eagle3）。</translation>
+    </message>
+    <message>
+        <source>The draft&apos;s proposals were never accepted in {replies} test replies ({drafted} drafted tokens), so it would only slow the model down. It is probably not the EAGLE-3 head made for this model, or hit OpenVINO GenAI&apos;s known zero-acceptance bug (openvino.genai #4425).</source>
+        <translation>在 {replies} 次测试回复中，草稿模型的提议一次也没有被接受（共 {drafted} 个草稿 token），它只会拖慢主模型。它很可能不是为该模型训练的 EAGLE-3 草稿头，或者遇到了 OpenVINO GenAI 已知的零接受率问题（openvino.genai #4425）。</translation>
+    </message>
+    <message>
+        <source>The exported draft cannot be used: {error}</source>
+        <translation>导出的草稿模型无法使用：{error}</translation>
+    </message>
+    <message>
+        <source>The file has no list of messages.</source>
+        <translation>文件中没有消息列表。</translation>
+    </message>
+    <message>
+        <source>The file is not valid JSON ({error}).</source>
+        <translation>文件不是有效的 JSON（{error}）。</translation>
+    </message>
+    <message>
+        <source>The hub listed a file with an unsafe name ({path!r}); the download stopped.</source>
+        <translation>模型仓库列出了一个名称不安全的文件（{path!r}）；下载已停止。</translation>
+    </message>
+    <message>
+        <source>The hub lists {path} of {repo} with two different sizes ({size:,} and {other_size:,}); try again later.</source>
+        <translation>模型仓库为 {repo} 的 {path} 列出了两个不同的大小（{size:,} 和 {other_size:,}）；请稍后重试。</translation>
+    </message>
+    <message>
+        <source>The message is empty; type something to send.</source>
+        <translation>消息为空；请输入内容后再发送。</translation>
+    </message>
+    <message>
+        <source>The model loaded but wrote nothing; the files look damaged.</source>
+        <translation>模型已加载，但没有输出任何内容；文件似乎已损坏。</translation>
+    </message>
+    <message>
+        <source>The number of assistant tokens must be between {lowest} and {highest} on {device} (got {k}).</source>
+        <translation>在 {device} 上，草稿 token 数必须在 {lowest} 到 {highest} 之间（当前为 {k}）。</translation>
+    </message>
+    <message>
+        <source>The reply ran out of KV cache; lower max new tokens.</source>
+        <translation>回复用尽了 KV 缓存；请降低最大新 token 数。</translation>
+    </message>
+    <message>
+        <source>The repository {repo} (revision {revision}) was not found on {endpoint}. Check the name and the endpoint setting.</source>
+        <translation>在 {endpoint} 上找不到仓库 {repo}（版本 {revision}）。请检查名称和端点设置。</translation>
+    </message>
+    <message>
+        <source>The repository {repo} has no files to download.</source>
+        <translation>仓库 {repo} 中没有可下载的文件。</translation>
+    </message>
+    <message>
+        <source>The repository {repo} was not found on {endpoint}. Check the name (and the mirror setting), or log in with `hf auth login` if it is private.</source>
+        <translation>在 {endpoint} 上找不到仓库 {repo}。请检查名称（以及镜像设置）；如果是私有仓库，请用 `hf auth login` 登录。</translation>
+    </message>
+    <message>
+        <source>The server at {base} answered {status}: {detail}</source>
+        <translation>{base} 上的服务器返回 {status}：{detail}</translation>
+    </message>
+    <message>
+        <source>The server at {base} has no model &apos;{model}&apos;; it serves: {served}.</source>
+        <translation>{base} 上的服务器没有模型 &apos;{model}&apos;；它提供：{served}。</translation>
+    </message>
+    <message>
+        <source>The server at {base} lists no models; enter the model name.</source>
+        <translation>{base} 上的服务器没有列出任何模型；请输入模型名称。</translation>
+    </message>
+    <message>
+        <source>The server refused the request ({status}): {detail}</source>
+        <translation>服务器拒绝了请求（{status}）：{detail}</translation>
+    </message>
+    <message>
+        <source>The server sent more than the {size:,} bytes listed for {path}; try again later.</source>
+        <translation>服务器发送的数据超过了 {path} 所列的 {size:,} 字节；请稍后重试。</translation>
+    </message>
+    <message>
+        <source>The stats of message {place} cannot be read ({error}).</source>
+        <translation>无法读取消息 {place} 的统计数据（{error}）。</translation>
+    </message>
+    <message>
+        <source>The test run of the downloaded pair failed: {detail} The files are kept but not registered: register them anyway with `eagle-chat models import {target_dir} {draft_dir} --name {name}`, or delete them with `eagle-chat models remove {name}`.</source>
+        <translation>下载的模型对试运行失败：{detail} 文件已保留但未注册：仍可用 `eagle-chat models import {target_dir} {draft_dir} --name {name}` 注册，或用 `eagle-chat models remove {name}` 删除。</translation>
+    </message>
+    <message>
+        <source>The {role} file {path} is not a JSON object.</source>
+        <translation>{role} 文件 {path} 不是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>The {role} file {path} is not valid JSON ({error}).</source>
+        <translation>{role} 文件 {path} 不是有效的 JSON（{error}）。</translation>
+    </message>
+    <message>
+        <source>The {role} file {xml_path} is XML but not an OpenVINO model (IR).</source>
+        <translation>{role} 文件 {xml_path} 是 XML，但不是 OpenVINO 模型（IR）。</translation>
+    </message>
+    <message>
+        <source>The {role} file {xml_path} is damaged ({error}). Download or export the model again.</source>
+        <translation>{role} 文件 {xml_path} 已损坏（{error}）。请重新下载或导出模型。</translation>
+    </message>
+    <message>
+        <source>The {role} folder {parent} has no config.json; EagleChat and OpenVINO GenAI need it to pair a draft with its model. Copy it from the original model or export again.</source>
+        <translation>{role} 文件夹 {parent} 中没有 config.json；EagleChat 和 OpenVINO GenAI 需要它来为主模型匹配草稿模型。请从原始模型复制，或重新导出。</translation>
+    </message>
+    <message>
+        <source>The {role} folder {path} does not exist.</source>
+        <translation>{role} 文件夹 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>The {role} folder {path} has no {name}, so it is not an OpenVINO model. Export it with {command}</source>
+        <translation>{role} 文件夹 {path} 中没有 {name}，因此它不是 OpenVINO 模型。请用以下命令导出：{command}</translation>
+    </message>
+    <message>
+        <source>The {role} folder {path} has no {name}. Export the model with optimum-cli (it writes the tokenizer) or convert the tokenizer with `convert_tokenizer &lt;hf-model&gt; --with-detokenizer -o {path}`.</source>
+        <translation>{role} 文件夹 {path} 中没有 {name}。请用 optimum-cli 导出模型（它会写出分词器），或用 `convert_tokenizer &lt;hf-model&gt; --with-detokenizer -o {path}` 转换分词器。</translation>
+    </message>
+    <message>
+        <source>The {role} path {path} is a file; choose the folder that holds it.</source>
+        <translation>{role} 路径 {path} 是一个文件；请选择包含它的文件夹。</translation>
+    </message>
+    <message>
+        <source>The {role} weights {path} is empty. The download or export did not finish — download or export the model again.</source>
+        <translation>{role} 权重 {path} 为空。下载或导出没有完成——请重新下载或导出模型。</translation>
+    </message>
+    <message>
+        <source>The {role} weights {path} is missing. The download or export did not finish — download or export the model again.</source>
+        <translation>{role} 权重 {path} 不存在。下载或导出没有完成——请重新下载或导出模型。</translation>
+    </message>
+    <message>
+        <source>There is no catalog entry named {name!r}. Known entries: {known}.</source>
+        <translation>目录中没有名为 {name!r} 的条目。已知条目：{known}。</translation>
+    </message>
+    <message>
+        <source>This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with a Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import TARGET_DIR DRAFT_DIR`.</source>
+        <translation>此版本的 EagleChat 无法自行导出 EAGLE-3 草稿模型。请用装有 optimum-intel 的 Python 导出草稿模型：{command}——然后用 `eagle-chat models import TARGET_DIR DRAFT_DIR` 添加模型对。</translation>
+    </message>
+    <message>
+        <source>This conversation is {count} tokens long, more than the NPU&apos;s limit of {max_prompt_len} (MAX_PROMPT_LEN). Start a new conversation, shorten the message, or raise the limit in the settings (the model is then recompiled).</source>
+        <translation>此对话长 {count} 个 token，超过了 NPU 的上限 {max_prompt_len}（MAX_PROMPT_LEN）。请开始新对话、缩短消息，或在设置中提高上限（模型随后会重新编译）。</translation>
+    </message>
+    <message>
+        <source>This conversation is {count} tokens long; the model handles at most {max_context}. Start a new conversation or shorten the message.</source>
+        <translation>此对话长 {count} 个 token；该模型最多处理 {max_context} 个。请开始新对话或缩短消息。</translation>
+    </message>
+    <message>
+        <source>This conversation was exported by a newer EagleChat (format version {version}; this one reads {supported}). Update EagleChat to import it.</source>
+        <translation>此对话由更新版本的 EagleChat 导出（格式版本 {version}；当前版本只能读取 {supported}）。请更新 EagleChat 后再导入。</translation>
+    </message>
+    <message>
+        <source>This file is not an EagleChat conversation export (no &quot;format&quot;: &quot;{format}&quot;).</source>
+        <translation>此文件不是 EagleChat 对话导出文件（没有 &quot;format&quot;: &quot;{format}&quot;）。</translation>
+    </message>
+    <message>
+        <source>This message is {tokens} tokens long; with room for a reply the model takes at most {limit}. Shorten the message.</source>
+        <translation>此消息长 {tokens} 个 token；为回复留出空间后，模型最多接受 {limit} 个。请缩短消息。</translation>
+    </message>
+    <message>
+        <source>Unknown device {device!r}: choose one of {kinds}.</source>
+        <translation>未知设备 {device!r}：请从 {kinds} 中选择。</translation>
+    </message>
+    <message>
+        <source>Unknown device {kind!r}: choose one of {kinds}.</source>
+        <translation>未知设备 {kind!r}：请从 {kinds} 中选择。</translation>
+    </message>
+    <message>
+        <source>Unknown source {source!r}: choose one of {sources}.</source>
+        <translation>未知下载源 {source!r}：请从 {sources} 中选择。</translation>
+    </message>
+    <message>
+        <source>Your conversation database {path} is damaged ({reason}) and could not be set aside ({move_error}); it was left exactly as it is. Close any program that uses it and restart EagleChat.</source>
+        <translation>你的对话数据库 {path} 已损坏（{reason}），且无法移到一旁（{move_error}）；它保持原样未动。请关闭正在使用它的程序，然后重新启动 EagleChat。</translation>
+    </message>
+    <message>
+        <source>{kind} is not available here. {reason}</source>
+        <translation>{kind} 在本机上不可用。{reason}</translation>
+    </message>
+    <message>
+        <source>{name!r} cannot be a model name: use up to 80 characters without slashes or colons, not starting with a dot.</source>
+        <translation>{name!r} 不能用作模型名称：最多 80 个字符，不能包含斜杠或冒号，也不能以点开头。</translation>
+    </message>
+    <message>
+        <source>{name!r} is reserved for the bundled tiny models; choose another name.</source>
+        <translation>{name!r} 保留给内置的微型模型；请换一个名称。</translation>
+    </message>
+    <message>
+        <source>{names} of {repo} arrived damaged even after retries and were not kept. Try again later or use another source.</source>
+        <translation>{repo} 的 {names} 在多次重试后仍然损坏，已丢弃。请稍后重试或换一个下载源。</translation>
+    </message>
+    <message>
+        <source>{name} has {layers} layers; EAGLE-3 reads features from layers 2, N/2 and N-3, which needs at least {minimum}, unless the draft names its layers in rt_info &apos;hidden_layers_list&apos;.</source>
+        <translation>{name} 有 {layers} 层；EAGLE-3 从第 2、N/2 和 N-3 层读取特征，至少需要 {minimum} 层，除非草稿模型在 rt_info 的 “hidden_layers_list” 中指定了层。</translation>
+    </message>
+    <message>
+        <source>{pair_name} is already installed. Remove it first with `eagle-chat models remove {pair_name}` to download it again.</source>
+        <translation>{pair_name} 已安装。如需重新下载，请先用 `eagle-chat models remove {pair_name}` 删除它。</translation>
+    </message>
+    <message>
+        <source>{path} from {repo} has {size:,} bytes but the hub lists {listed:,}; the transfer was cut short or changed. Download the model again.</source>
+        <translation>{repo} 的 {path} 有 {size:,} 字节，但模型仓库列出的是 {listed:,}；传输被中断或文件已变更。请重新下载模型。</translation>
+    </message>
+    <message>
+        <source>{path} from {repo} is damaged: its {kind} is {actual}… but the hub lists {listed}…. The damaged copy was deleted; download the model again.</source>
+        <translation>{repo} 的 {path} 已损坏：它的 {kind} 为 {actual}…，而模型仓库列出的是 {listed}…。损坏的副本已删除；请重新下载模型。</translation>
+    </message>
+    <message>
+        <source>{path} from {repo} is missing or has the wrong size; download the model again.</source>
+        <translation>{repo} 的 {path} 缺失或大小不对；请重新下载模型。</translation>
+    </message>
+    <message>
+        <source>{path} from {repo} is missing; download the model again.</source>
+        <translation>{repo} 的 {path} 缺失；请重新下载模型。</translation>
+    </message>
+    <message>
+        <source>{path} from {repo} was not verified; download the model again.</source>
+        <translation>{repo} 的 {path} 未通过校验；请重新下载模型。</translation>
+    </message>
+    <message>
+        <source>{path} holds an EAGLE-3 draft head, not a full model. Choose it as the draft and pick the matching target model (for example an OpenVINO int4 Qwen3) as the model.</source>
+        <translation>{path} 是 EAGLE-3 草稿头，不是完整模型。请把它选作草稿模型，并选择与之匹配的主模型（例如 OpenVINO int4 Qwen3）。</translation>
+    </message>
+    <message>
+        <source>{path} is not an EAGLE-3 draft: its IR has no &apos;eagle3_mode&apos; marker and its config.json architectures are {architectures}. Export an EAGLE-3 head with {command}</source>
+        <translation>{path} 不是 EAGLE-3 草稿模型：它的 IR 中没有 &apos;eagle3_mode&apos; 标记，config.json 中的架构为 {architectures}。请用以下命令导出 EAGLE-3 草稿头：{command}</translation>
+    </message>
+    <message>
+        <source>{port} is not a port number (0–65535).</source>
+        <translation>{port} 不是有效的端口号（0–65535）。</translation>
+    </message>
+    <message>
+        <source>{repo} does not hold a usable OpenVINO EAGLE-3 draft. {error}</source>
+        <translation>{repo} 中没有可用的 OpenVINO EAGLE-3 草稿模型。{error}</translation>
+    </message>
+    <message>
+        <source>{repo} has no revision {revision!r} on {endpoint}.</source>
+        <translation>{repo} 在 {endpoint} 上没有版本 {revision!r}。</translation>
+    </message>
+    <message>
+        <source>{repo} is gated: accept its terms on the hub&apos;s web page, then log in with `hf auth login` and try again.</source>
+        <translation>{repo} 需要授权：请在模型仓库网页上接受其条款，然后用 `hf auth login` 登录后重试。</translation>
+    </message>
+    <message>
+        <source>{title} has no NPU build in the catalog (NPUs need OpenVINO&apos;s channel-wise int4 models, e.g. OpenVINO/Qwen3-8B-int4-cw-ov). Choose CPU or GPU, or add your own entry.</source>
+        <translation>目录中没有 {title} 的 NPU 版本（NPU 需要 OpenVINO 的按通道 int4 模型，例如 OpenVINO/Qwen3-8B-int4-cw-ov）。请选择 CPU 或 GPU，或添加你自己的条目。</translation>
+    </message>
+    <message>
+        <source>{title} is not available on {source}: the catalog names no {source} repository for its {part}.</source>
+        <translation>{title} 在 {source} 上不可用：目录中没有为它的 {part} 指定 {source} 仓库。</translation>
+    </message>
+    <message>
+        <source>{title} is not available on {source}: the catalog names no {source} repository for its {part}. Use {others} instead.</source>
+        <translation>{title} 在 {source} 上不可用：目录中没有为它的 {part} 指定 {source} 仓库。请改用 {others}。</translation>
+    </message>
+    <message>
+        <source>{title} is not complete ({steps}); it was not registered.</source>
+        <translation>{title} 没有完成（{steps}），未注册。</translation>
+    </message>
+    <message>
+        <source>{where} is not a JSON object.</source>
+        <translation>{where} 不是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>{where} must be OpenVINO IR (&quot;format&quot;: &quot;openvino&quot;): EagleChat exports only EAGLE-3 heads. Use an OpenVINO build of the model, e.g. from huggingface.co/OpenVINO.</source>
+        <translation>{where} 必须是 OpenVINO IR（&quot;format&quot;: &quot;openvino&quot;）：EagleChat 只导出 EAGLE-3 草稿头。请使用该模型的 OpenVINO 版本，例如 huggingface.co/OpenVINO 上的模型。</translation>
+    </message>
+    <message>
+        <source>{where} must be an object like {{&quot;hf&quot;: &quot;owner/name&quot;, &quot;bytes&quot;: 123}}.</source>
+        <translation>{where} 必须是形如 {{&quot;hf&quot;: &quot;owner/name&quot;, &quot;bytes&quot;: 123}} 的对象。</translation>
+    </message>
+    <message>
+        <source>{where} must name at least one repository as &quot;owner/name&quot; under &apos;hf&apos; or &apos;modelscope&apos;.</source>
+        <translation>{where} 必须在 &apos;hf&apos; 或 &apos;modelscope&apos; 下至少指定一个 &quot;owner/name&quot; 形式的仓库。</translation>
+    </message>
+    <message>
+        <source>{where} needs a &apos;name&apos; without spaces or slashes (for `models pull NAME`).</source>
+        <translation>{where} 需要一个不含空格或斜杠的 &apos;name&apos;（用于 `models pull NAME`）。</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;bytes&apos; must be a whole number of bytes.</source>
+        <translation>{where}：&apos;bytes&apos; 必须是整数字节数。</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;export&apos; keys are &apos;default&apos; and &apos;NPU&apos;, not {key!r}.</source>
+        <translation>{where}：&apos;export&apos; 的键只能是 &apos;default&apos; 和 &apos;NPU&apos;，而不是 {key!r}。</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;export&apos; settings must be a JSON object.</source>
+        <translation>{where}：&apos;export&apos; 设置必须是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;format&apos; is &quot;openvino&quot; (the repository holds OpenVINO IR) or &quot;hf&quot; (a Hugging Face-format EAGLE-3 head, exported after the download).</source>
+        <translation>{where}：&apos;format&apos; 可以是 &quot;openvino&quot;（仓库中是 OpenVINO IR）或 &quot;hf&quot;（Hugging Face 格式的 EAGLE-3 草稿头，下载后导出）。</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;revision&apos; maps a source to a branch, tag or commit.</source>
+        <translation>{where}：&apos;revision&apos; 把下载源映射到分支、标签或提交。</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;start_k&apos; maps CPU/GPU/NPU to a number of draft tokens from 1 to 16.</source>
+        <translation>{where}：&apos;start_k&apos; 把 CPU/GPU/NPU 映射到 1 到 16 之间的草稿 token 数。</translation>
+    </message>
+    <message>
+        <source>{where}: unknown export settings {unknown}; use {known}.</source>
+        <translation>{where}：未知的导出设置 {unknown}；可用的有 {known}。</translation>
+    </message>
+    <message>
+        <source>{where}: weight_format must be one of {formats}.</source>
+        <translation>{where}：weight_format 必须是 {formats} 之一。</translation>
+    </message>
+</context>
+<context>
+    <name>markdown_html</name>
+    <message>
+        <source>Copy code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>[image not loaded: {alt} — {src}]</source>
+        <translation>[未加载图片：{alt} — {src}]</translation>
+    </message>
+</context>
+<context>
+    <name>menus</name>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Compare baseline vs EAGLE-3</source>
+        <translation>对比基线与 EAGLE-3</translation>
+    </message>
+    <message>
+        <source>&amp;Demo</source>
+        <translation>演示(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Prepare the demo (pre-flight check)…</source>
+        <translation>准备演示（演示前检查）(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Full-screen comparison</source>
+        <translation>全屏对比(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Use the &amp;speed-demo pair (build, load at f32, tune)</source>
+        <translation>使用演示模型对（构建、以 f32 加载、调优）(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Conversation</source>
+        <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <source>New conversation</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <source>Export stats (CSV, JSON) and chart (PNG)…</source>
+        <translation>导出统计（CSV、JSON）和图表（PNG）…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The new language applies when EagleChat starts again.</source>
+        <translation>新语言将在 EagleChat 下次启动时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>message_links</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Edit and send again; the current version is kept</source>
+        <translation>编辑后重新发送；当前版本会保留</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>Ask again; this reply is kept beside the new one</source>
+        <translation>重新生成；这条回复会与新回复并存</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Let the model go on from where it stopped</source>
+        <translation>让模型从中断处继续</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete this message and what follows it</source>
+        <translation>删除这条消息及其后的内容</translation>
+    </message>
+    <message>
+        <source>Previous version</source>
+        <translation>上一版本</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>下一版本</translation>
     </message>
 </context>
 </TS>

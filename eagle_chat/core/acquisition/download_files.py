@@ -20,8 +20,8 @@ from eagle_chat.core.errors import UserError
 class WorkerError(UserError):
     """A download failed in a way the user can act on; ``kind`` tells the parent which (see the protocol)."""
 
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
+    def __init__(self, template: str, /, *, kind: str, **params):
+        super().__init__(template, **params)
         self.kind = kind
 
 
@@ -85,7 +85,7 @@ def prepare(dest: Path, source: str, repo: str, revision: str, commit: str | Non
     for remote in files:
         remote.check_path()
     if not files:
-        raise WorkerError("not_found", f"The repository {repo} has no files to download.")
+        raise WorkerError("The repository {repo} has no files to download.", repo=repo, kind="not_found")
     old = staging.read_manifest(dest)
     listed = {f.path: f for f in files}
     verified = []

@@ -14,7 +14,8 @@ Output is one JSON object per line on stdout (see :mod:`eagle_chat.core.acquisit
     {"event": "progress", "done": ..., "total": ..., "speed": 1.2e7, "eta": 380.0, "file": "openvino_model.bin"}
     {"event": "verifying", "file": ...}
     {"event": "done", "total": ..., "files": 12}
-    {"event": "error", "kind": "space|integrity|not_found|network|missing_client|other", "message": ...}
+    {"event": "error", "kind": "space|integrity|not_found|network|missing_client|other", "message": ...,
+     "template": ..., "params": {...}}
 
 Exit status 0 means the folder is complete and verified; anything else means it is not. The Hugging Face
 endpoint comes from ``--endpoint`` or ``HF_ENDPOINT``; ModelScope's from ``--endpoint`` or
@@ -37,8 +38,9 @@ os.environ.setdefault("MODELSCOPE_DOWNLOAD_TOTAL_TIMEOUT", str(7 * 24 * 3600))  
 from eagle_chat.core.acquisition import staging  # noqa: E402 - after the environment switches
 from eagle_chat.core.acquisition.download_files import WorkerError  # noqa: E402
 from eagle_chat.core.acquisition.hub_clients import download_hf, download_modelscope  # noqa: E402
-from eagle_chat.core.acquisition.protocol import Emitter  # noqa: E402
+from eagle_chat.core.acquisition.protocol import Emitter, error_fields  # noqa: E402
 from eagle_chat.core.acquisition.staging import StagingError  # noqa: E402
+from eagle_chat.core.errors import UserError  # noqa: E402
 
 DEFAULT_EXCLUDES = (".gitattributes",)
 
@@ -62,19 +64,21 @@ def main(argv: list[str] | None = None) -> int:
         else:
             download_modelscope(args.repo, args.revision or "master", args.dest, args.endpoint, excludes, emit)
     except WorkerError as error:
-        emit("error", kind=error.kind, message=str(error))
+        emit("error", kind=error.kind, **error_fields(error))
         return 1
     except staging.NotEnoughSpaceError as error:
-        emit("error", kind="space", message=str(error))
+        emit("error", kind="space", **error_fields(error))
         return 1
     except StagingError as error:
-        emit("error", kind="integrity", message=str(error))
+        emit("error", kind="integrity", **error_fields(error))
         return 1
     except KeyboardInterrupt:
-        emit("error", kind="cancelled", message="The download was stopped; start it again to resume.")
+        stopped = UserError("The download was stopped; start it again to resume.")
+        emit("error", kind="cancelled", **error_fields(stopped))
         return 130
     except Exception as error:  # noqa: BLE001 - the parent needs a message, never a silent death
-        emit("error", kind="other", message=f"The download failed: {type(error).__name__}: {error}")
+        emit("error", kind="other", **error_fields(UserError("The download failed: {type}: {error}",
+                                                             type=type(error).__name__, error=error)))
         return 1
     return 0
 

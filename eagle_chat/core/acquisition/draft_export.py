@@ -41,11 +41,18 @@ class DraftExportError(UserError):
 
 
 def export_tools_problem() -> str | None:
-    """None if optimum-intel and its dependencies can be imported here, else what to install, exactly."""
+    """None if optimum-intel and its dependencies can be imported here, else what to install, exactly
+    (English; :func:`export_tools_error` gives the same as a translatable error)."""
+    error = export_tools_error()
+    return None if error is None else str(error)
+
+
+def export_tools_error() -> DraftExportError | None:
+    """None if optimum-intel and its dependencies can be imported here, else an error saying what to install."""
     if getattr(sys, "frozen", False):
-        return ("This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with a Python "
-                f"that has optimum-intel: {folders.DRAFT_EXPORT_HINT} — then add the pair with "
-                "`eagle-chat models import TARGET_DIR DRAFT_DIR`.")
+        return DraftExportError("This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with "
+                                "a Python that has optimum-intel: {command} — then add the pair with `eagle-chat "
+                                "models import TARGET_DIR DRAFT_DIR`.", command=folders.DRAFT_EXPORT_HINT)
     missing = []
     for module, package in EXPORT_MODULES.items():
         try:
@@ -56,14 +63,13 @@ def export_tools_problem() -> str | None:
             missing.append(package)
     if not missing:
         return None
-    python = sys.executable
-    return (
-        "Exporting the EAGLE-3 draft to OpenVINO needs optimum-intel, which is not installed "
-        f"(missing: {', '.join(missing)}). Install it into the Python that runs EagleChat ({python}), "
-        "CPU build of torch first:\n"
-        f"  {python} -m pip install torch --index-url https://download.pytorch.org/whl/cpu\n"
-        f"  {python} -m pip install \"eagle-chat[build-models]\"\n"
-        "then start the download again (finished downloads are kept)."
+    return DraftExportError(
+        "Exporting the EAGLE-3 draft to OpenVINO needs optimum-intel, which is not installed (missing: {missing}). "
+        "Install it into the Python that runs EagleChat ({python}), CPU build of torch first:\n"
+        "  {python} -m pip install torch --index-url https://download.pytorch.org/whl/cpu\n"
+        "  {python} -m pip install \"eagle-chat[build-models]\"\n"
+        "then start the download again (finished downloads are kept).",
+        missing=", ".join(missing), python=sys.executable,
     )
 
 
@@ -89,15 +95,17 @@ def head_for_export(head_dir: Path, work_dir: Path) -> Path:
     try:
         config = json.loads(config_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise DraftExportError(f"The EAGLE-3 head in {head_dir} has no readable config.json ({error}).") from None
+        raise DraftExportError("The EAGLE-3 head in {head_dir} has no readable config.json ({error}).",
+                               head_dir=head_dir, error=error) from None
     architectures = config.get("architectures") or []
     if architectures and "eagle3" in str(architectures[0]).lower():
         return head_dir
     if config.get("model_type") != "llama":
         raise DraftExportError(
-            f"The draft in {head_dir} is not an EAGLE-3 head: its config.json names architectures "
-            f"{architectures or 'none'} and model type {config.get('model_type')!r}; EAGLE-3 heads are "
-            f"Llama-type ({EAGLE3_ARCHITECTURE}). Choose the head made for this model."
+            "The draft in {head_dir} is not an EAGLE-3 head: its config.json names architectures {architectures} and "
+            "model type {model_type!r}; EAGLE-3 heads are Llama-type ({eagle3}). Choose the head made for this "
+            "model.", head_dir=head_dir, architectures=architectures or "none", model_type=config.get("model_type"),
+            eagle3=EAGLE3_ARCHITECTURE,
         )
     if work_dir.exists():
         shutil.rmtree(work_dir)
@@ -136,7 +144,7 @@ def finish_export(out_dir: Path, target_dir: Path) -> None:
         draft = folders.inspect_draft(out_dir)
         folders.check_pair(folders.inspect_target(target_dir), draft)
     except folders.ModelFolderError as error:
-        raise DraftExportError(f"The exported draft cannot be used: {error}") from None
+        raise DraftExportError("The exported draft cannot be used: {error}", error=error) from None
 
 
 def export_env() -> dict[str, str]:

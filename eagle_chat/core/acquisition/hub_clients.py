@@ -44,9 +44,8 @@ def download_hf(repo: str, revision: str, dest: Path, endpoint: str | None, excl
         from huggingface_hub.utils import build_hf_headers, get_session
     except ImportError:
         raise WorkerError(
-            "missing_client",
-            f"Downloading from Hugging Face needs the huggingface-hub package: {sys.executable} -m pip install "
-            "'huggingface-hub>=1.5,<2'",
+            "Downloading from Hugging Face needs the huggingface-hub package: {executable} -m pip install "
+            "'huggingface-hub>=1.5,<2'", executable=sys.executable, kind="missing_client"
         ) from None
     endpoint = (endpoint or constants.ENDPOINT or HF_DEFAULT_ENDPOINT).rstrip("/")
     try:
@@ -54,16 +53,17 @@ def download_hf(repo: str, revision: str, dest: Path, endpoint: str | None, excl
             repo, revision=revision, files_metadata=True
         )
     except hf_errors.GatedRepoError:
-        raise WorkerError("not_found", f"{repo} is gated: accept its terms on the hub's web page, then log in "
-                                       "with `hf auth login` and try again.") from None
+        raise WorkerError("{repo} is gated: accept its terms on the hub's web page, then log in with `hf auth login` "
+                          "and try again.", repo=repo, kind="not_found") from None
     except hf_errors.RepositoryNotFoundError:
-        raise WorkerError("not_found", f"The repository {repo} was not found on {endpoint}. Check the name "
-                                       "(and the mirror setting), or log in with `hf auth login` if it is "
-                                       "private.") from None
+        raise WorkerError("The repository {repo} was not found on {endpoint}. Check the name (and the mirror "
+                          "setting), or log in with `hf auth login` if it is private.",
+                          repo=repo, endpoint=endpoint, kind="not_found") from None
     except hf_errors.RevisionNotFoundError:
-        raise WorkerError("not_found", f"{repo} has no revision {revision!r} on {endpoint}.") from None
+        raise WorkerError("{repo} has no revision {revision!r} on {endpoint}.",
+                          repo=repo, revision=revision, endpoint=endpoint, kind="not_found") from None
     except (httpx.HTTPError, hf_errors.HfHubHTTPError) as error:
-        raise WorkerError("network", _network_message(endpoint, error)) from None
+        raise _network_error(endpoint, error) from None
     files = [
         RemoteFile(
             path=s.rfilename,
@@ -91,8 +91,9 @@ def download_hf(repo: str, revision: str, dest: Path, endpoint: str | None, excl
             """Where the bytes are now: large files redirect to a signed CDN address that expires."""
             metadata = get_hf_file_metadata(url, headers=dict(headers), endpoint=endpoint)
             if metadata.size is not None and metadata.size != remote.size:
-                raise WorkerError("integrity", f"The hub lists {remote.path} of {repo} with two different sizes "
-                                               f"({remote.size:,} and {metadata.size:,}); try again later.")
+                raise WorkerError("The hub lists {path} of {repo} with two different sizes ({size:,} and "
+                                  "{other_size:,}); try again later.", path=remote.path, repo=repo,
+                                  size=remote.size, other_size=metadata.size, kind="integrity")
             location = metadata.location or url
             return location, (dict(headers) if _same_host(location, url) else {})
 
@@ -100,7 +101,7 @@ def download_hf(repo: str, revision: str, dest: Path, endpoint: str | None, excl
             with part.open("ab") as handle:
                 _transfer(session, locate, handle, remote, meter, httpx)
         except (httpx.HTTPError, hf_errors.HfHubHTTPError) as error:
-            raise WorkerError("network", _network_message(endpoint, error)) from None
+            raise _network_error(endpoint, error) from None
         emit("verifying", file=remote.path)
         verify_or_delete(part, remote, repo)
         os.replace(part, target)
@@ -141,8 +142,8 @@ def _transfer(session, locate, handle, remote: RemoteFile, meter: ProgressMeter,
                     meter.add(-offset)
                 for chunk in response.iter_bytes():  # as received: a dropped link loses nothing written
                     if handle.tell() + len(chunk) > remote.size:
-                        raise WorkerError("integrity", f"The server sent more than the {remote.size:,} bytes "
-                                                       f"listed for {remote.path}; try again later.")
+                        raise WorkerError("The server sent more than the {size:,} bytes listed for {path}; try again "
+                                          "later.", size=remote.size, path=remote.path, kind="integrity")
                     handle.write(chunk)
                     meter.add(len(chunk))
                     failures = 0
@@ -161,9 +162,10 @@ def _same_host(a: str, b: str) -> bool:
     return urlsplit(a).netloc == urlsplit(b).netloc
 
 
-def _network_message(endpoint: str, error: BaseException) -> str:
-    return (f"Could not download from {endpoint} ({type(error).__name__}: {error}). Check the network "
-            "connection and the mirror setting, then start the download again — it resumes where it stopped.")
+def _network_error(endpoint: str, error: BaseException) -> WorkerError:
+    return WorkerError("Could not download from {endpoint} ({type}: {error}). Check the network connection and the "
+                       "mirror setting, then start the download again — it resumes where it stopped.",
+                       endpoint=endpoint, type=type(error).__name__, error=error, kind="network")
 
 
 # -- ModelScope -----------------------------------------------------------------------------------------
@@ -180,19 +182,19 @@ def download_modelscope(repo: str, revision: str, dest: Path, endpoint: str | No
         from modelscope_hub import errors as ms_errors
     except ImportError:
         raise WorkerError(
-            "missing_client",
-            f"Downloading from ModelScope needs the modelscope-hub package: {sys.executable} -m pip install "
-            "'modelscope-hub>=0.5'",
+            "Downloading from ModelScope needs the modelscope-hub package: {executable} -m pip install "
+            "'modelscope-hub>=0.5'", executable=sys.executable, kind="missing_client"
         ) from None
     endpoint = (endpoint or os.environ.get("MODELSCOPE_ENDPOINT") or MS_DEFAULT_ENDPOINT).rstrip("/")
     api = HubApi(endpoint=endpoint)
     try:
         listing = api.list_repo_files(repo, "model", revision=revision, recursive=True)
     except ms_errors.NotExistError:
-        raise WorkerError("not_found", f"The repository {repo} (revision {revision}) was not found on "
-                                       f"{endpoint}. Check the name and the endpoint setting.") from None
+        raise WorkerError("The repository {repo} (revision {revision}) was not found on {endpoint}. Check the name "
+                          "and the endpoint setting.",
+                          repo=repo, revision=revision, endpoint=endpoint, kind="not_found") from None
     except Exception as error:  # noqa: BLE001 - the client raises many network error types
-        raise WorkerError("network", _network_message(endpoint, error)) from None
+        raise _network_error(endpoint, error) from None
     files = [RemoteFile(path=f.path, size=int(f.size or 0), sha256=f.sha256 or None)
              for f in listing if not f.is_dir]
     manifest, present = prepare(dest, "modelscope", repo, revision, None, files, excludes, emit)
@@ -215,13 +217,13 @@ def download_modelscope(repo: str, revision: str, dest: Path, endpoint: str | No
         api.download_repo(repo, "model", revision=revision, local_dir=dest, max_workers=1,
                           progress_callbacks=[_Callback], file_list=todo)
     except ms_errors.FileIntegrityError as error:
-        raise WorkerError("integrity", f"A file of {repo} arrived damaged ({error}) even after retries; it was "
-                                       "not kept. Try again later or use another source.") from None
+        raise WorkerError("A file of {repo} arrived damaged ({error}) even after retries; it was not kept. Try again "
+                          "later or use another source.", repo=repo, error=error, kind="integrity") from None
     except ms_errors.HubError as error:
         failed = getattr(error, "failed_files", None) or {}
         if any(isinstance(e, ms_errors.FileIntegrityError) for e in failed.values()):
             names = ", ".join(p for p, e in failed.items() if isinstance(e, ms_errors.FileIntegrityError))
-            raise WorkerError("integrity", f"{names} of {repo} arrived damaged even after retries and "
-                                           "were not kept. Try again later or use another source.") from None
-        raise WorkerError("network", _network_message(endpoint, error)) from None
+            raise WorkerError("{names} of {repo} arrived damaged even after retries and were not kept. Try again "
+                              "later or use another source.", names=names, repo=repo, kind="integrity") from None
+        raise _network_error(endpoint, error) from None
     finish(dest, manifest, meter, emit)

@@ -35,6 +35,7 @@ from pathlib import Path
 from eagle_chat import paths
 from eagle_chat.core.acquisition import staging
 from eagle_chat.core.acquisition.draft_export import (
+    export_tools_error,
     export_tools_problem,
 )
 from eagle_chat.core.acquisition.steps import (
@@ -82,8 +83,8 @@ class PullPlan:
         """Add the pair to the registry (after every step succeeded) and drop the intermediate files."""
         missing = [s.title for s in self.steps if not isinstance(s, VerifyStep) and not s.is_done()]
         if missing:
-            raise AcquireError(f"{self.variant.entry.title} is not complete ({'; '.join(missing)}); "
-                               "it was not registered.")
+            raise AcquireError("{title} is not complete ({steps}); it was not registered.",
+                               title=self.variant.entry.title, steps="; ".join(missing))
         pair = self.registry.add(ModelPair(
             name=self.name,
             target_dir=str(self.target_dir),
@@ -122,8 +123,8 @@ def plan_pull(
     except RegistryError:
         pass
     else:
-        raise AcquireError(f"{variant.pair_name} is already installed. Remove it first with "
-                           f"`eagle-chat models remove {variant.pair_name}` to download it again.")
+        raise AcquireError("{pair_name} is already installed. Remove it first with `eagle-chat models remove "
+                           "{pair_name}` to download it again.", pair_name=variant.pair_name)
     pair_dir = paths.models_dir() / variant.pair_name
     partial_dir = paths.staging_dir() / variant.pair_name
     target_ref, draft_ref = variant.target, variant.draft
@@ -151,9 +152,9 @@ def plan_pull(
         verify_step,
     ]
     if not export_step.is_done():
-        problem = export_tools_problem()
-        if problem:
-            raise ExportToolsMissing(problem)
+        problem = export_tools_error()
+        if problem is not None:
+            raise ExportToolsMissing.from_error(problem)
     needed = sum(s.remaining_bytes() for s in plan.steps if isinstance(s, DownloadStep))
     needed += 0 if export_step.is_done() else draft_ref.approx_bytes
     staging.ensure_free_space(paths.models_dir(), needed, f"{entry.title} ({variant.device})")

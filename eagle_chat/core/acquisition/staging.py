@@ -49,7 +49,8 @@ class RemoteFile:
     def check_path(self) -> None:
         parts = Path(self.path).parts
         if Path(self.path).is_absolute() or ".." in parts or not parts or parts[0] == META_DIR:
-            raise StagingError(f"The hub listed a file with an unsafe name ({self.path!r}); the download stopped.")
+            raise StagingError("The hub listed a file with an unsafe name ({path!r}); the download stopped.",
+                               path=self.path)
 
 
 @dataclass
@@ -121,12 +122,12 @@ def git_blob_sha1_file(path: Path) -> str:
 def check_file(path: Path, remote: RemoteFile, repo: str) -> None:
     """Raise StagingError unless ``path`` has the size and hash the hub listed for it."""
     if not path.is_file():
-        raise StagingError(f"{remote.path} from {repo} is missing; download the model again.")
+        raise StagingError("{path} from {repo} is missing; download the model again.", path=remote.path, repo=repo)
     size = path.stat().st_size
     if size != remote.size:
         raise StagingError(
-            f"{remote.path} from {repo} has {size:,} bytes but the hub lists {remote.size:,}; the transfer "
-            "was cut short or changed. Download the model again."
+            "{path} from {repo} has {size:,} bytes but the hub lists {listed:,}; the transfer was cut short or "
+            "changed. Download the model again.", path=remote.path, repo=repo, size=size, listed=remote.size,
         )
     # The hub lists a SHA-256 for LFS files and a git blob hash for the others.
     kind, listed, digest = (
@@ -136,8 +137,9 @@ def check_file(path: Path, remote: RemoteFile, repo: str) -> None:
         actual = digest(path)
         if actual != listed:
             raise StagingError(
-                f"{remote.path} from {repo} is damaged: its {kind} is {actual[:12]}… but the hub lists "
-                f"{listed[:12]}…. The damaged copy was deleted; download the model again."
+                "{path} from {repo} is damaged: its {kind} is {actual}… but the hub lists {listed}…. The damaged "
+                "copy was deleted; download the model again.",
+                path=remote.path, repo=repo, kind=kind, actual=actual[:12], listed=listed[:12],
             )
 
 
@@ -150,17 +152,20 @@ def verify_folder(folder: Path) -> Manifest:
     """
     manifest = read_manifest(folder)
     if manifest is None:
-        raise StagingError(f"The download in {folder} has no manifest; it did not finish. Start it again.")
+        raise StagingError("The download in {folder} has no manifest; it did not finish. Start it again.",
+                           folder=folder)
     if not manifest.complete:
-        raise StagingError(f"The download of {manifest.repo} did not finish. Start it again to resume.")
+        raise StagingError("The download of {repo} did not finish. Start it again to resume.", repo=manifest.repo)
     verified = set(manifest.verified)
     for remote in manifest.files:
         path = folder / remote.path
         if remote.path not in verified:
-            raise StagingError(f"{remote.path} from {manifest.repo} was not verified; download the model again.")
+            raise StagingError("{path} from {repo} was not verified; download the model again.",
+                               path=remote.path, repo=manifest.repo)
         if not path.is_file() or path.stat().st_size != remote.size:
             raise StagingError(
-                f"{remote.path} from {manifest.repo} is missing or has the wrong size; download the model again."
+                "{path} from {repo} is missing or has the wrong size; download the model again.",
+                path=remote.path, repo=manifest.repo
             )
     return manifest
 
@@ -192,9 +197,10 @@ def ensure_free_space(folder: Path, needed: int, what: str) -> None:
     free = free_bytes(folder)
     if needed + FREE_SPACE_MARGIN > free:
         raise NotEnoughSpaceError(
-            f"Not enough free disk space for {what}: it needs {format_bytes(needed)} more in {folder}, but only "
-            f"{format_bytes(free)} are free (EagleChat keeps {format_bytes(FREE_SPACE_MARGIN)} spare). Free some "
-            "space, or keep models on a larger disk with `--home DIR`."
+            "Not enough free disk space for {what}: it needs {needed} more in {folder}, but only {free} are free "
+            "(EagleChat keeps {margin} spare). Free some space, or keep models on a larger disk with `--home DIR`.",
+            what=what, needed=format_bytes(needed), folder=folder, free=format_bytes(free),
+            margin=format_bytes(FREE_SPACE_MARGIN),
         )
 
 

@@ -17,11 +17,11 @@ from eagle_chat.core.acquisition.draft_export import (
     DraftExportError,
     export_command,
     export_env,
-    export_tools_problem,
+    export_tools_error,
     finish_export,
     head_for_export,
 )
-from eagle_chat.core.acquisition.protocol import parse_event
+from eagle_chat.core.acquisition.protocol import error_from_event, parse_event
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.models import folders
 from eagle_chat.core.models.catalog import SOURCE_LABELS, ExportOptions
@@ -72,7 +72,7 @@ class Step:
     merge_stderr = False  # True: the process's stderr is read as part of its stdout
 
     def __init__(self) -> None:
-        self.last_error: str | None = None
+        self.last_error: UserError | str | None = None  # what the worker's error event said
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
 
     def is_done(self) -> bool:
@@ -92,8 +92,8 @@ class Step:
             return None
         kind = event["event"]
         if kind == "error":
-            self.last_error = str(event.get("message", ""))
-            return Progress(self.title, message=self.last_error)
+            self.last_error = error_from_event(event)
+            return Progress(self.title, message=str(self.last_error))
         if kind in ("progress", "start", "done"):
             done = event.get("done", event.get("present", event.get("total")))
             return Progress(self.title, done=done, total=event.get("total"), speed=event.get("speed"),
@@ -112,9 +112,9 @@ class Step:
         """Called after the process ended: check and move the result into place, or raise AcquireError."""
         raise NotImplementedError
 
-    def failure(self, what: str, returncode: int) -> AcquireError:
-        detail = self.last_error or "\n".join(list(self.stderr_tail)[-8:]) or f"exit status {returncode}"
-        return AcquireError(f"{what} failed: {detail}")
+    def failure_detail(self, returncode: int) -> UserError | str:
+        """Why the process failed: its error event (a user error, translatable), else its last stderr lines."""
+        return self.last_error or "\n".join(list(self.stderr_tail)[-8:]) or f"exit status {returncode}"
 
 
 class DownloadStep(Step):
@@ -160,11 +160,12 @@ class DownloadStep(Step):
 
     def finish(self, returncode: int) -> None:
         if returncode != 0:
-            raise self.failure(f"Downloading {self.repo}", returncode)
+            raise AcquireError("Downloading {repo} failed: {detail}", repo=self.repo,
+                               detail=self.failure_detail(returncode))
         try:
             staging.verify_folder(self.staging_dir)
         except staging.StagingError as error:
-            raise AcquireError(str(error)) from None
+            raise AcquireError.from_error(error) from None
         self.complete(self.staging_dir)
         move_into_place(self.staging_dir, self.final_dir)
 
@@ -189,7 +190,8 @@ class IrDraftDownloadStep(DownloadStep):
         try:
             finish_export(folder, self.target_dir)
         except DraftExportError as error:
-            raise AcquireError(f"{self.repo} does not hold a usable OpenVINO EAGLE-3 draft. {error}") from None
+            raise AcquireError("{repo} does not hold a usable OpenVINO EAGLE-3 draft. {error}",
+                               repo=self.repo, error=error) from None
 
 
 class ExportStep(Step):
@@ -212,9 +214,9 @@ class ExportStep(Step):
         return True
 
     def prepare(self) -> None:
-        problem = export_tools_problem()
-        if problem:
-            raise ExportToolsMissing(problem)
+        problem = export_tools_error()
+        if problem is not None:
+            raise ExportToolsMissing.from_error(problem)
         if self.out_dir.exists():
             shutil.rmtree(self.out_dir)  # a half-written export cannot be resumed
         self.out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -222,7 +224,7 @@ class ExportStep(Step):
         try:
             self.export_dir = head_for_export(self.head_dir, self.out_dir.with_name(self.out_dir.name + "-head"))
         except DraftExportError as error:
-            raise AcquireError(str(error)) from None
+            raise AcquireError.from_error(error) from None
 
     def command(self) -> StepCommand:
         return StepCommand(export_command(self.export_dir, self.out_dir, self.options), export_env())
@@ -238,11 +240,12 @@ class ExportStep(Step):
 
     def finish(self, returncode: int) -> None:
         if returncode != 0:
-            raise self.failure("Exporting the draft with optimum-cli", returncode)
+            raise AcquireError("Exporting the draft with optimum-cli failed: {detail}",
+                               detail=self.failure_detail(returncode))
         try:
             finish_export(self.out_dir, self.target_dir)
         except DraftExportError as error:
-            raise AcquireError(str(error)) from None
+            raise AcquireError.from_error(error) from None
         move_into_place(self.out_dir, self.final_dir)
 
 
@@ -274,11 +277,11 @@ class VerifyStep(Step):
 
     def finish(self, returncode: int) -> None:
         if returncode != 0 or self.result is None:
-            error = self.failure("The test run of the downloaded pair", returncode)
             raise AcquireError(
-                f"{error} The files are kept but not registered: register them anyway with `eagle-chat models "
-                f"import {self.target_dir} {self.draft_dir} --name {self.pair_name or 'NAME'}`, or delete them "
-                f"with `eagle-chat models remove {self.pair_name or 'NAME'}`."
+                "The test run of the downloaded pair failed: {detail} The files are kept but not registered: register "
+                "them anyway with `eagle-chat models import {target_dir} {draft_dir} --name {name}`, or delete them "
+                "with `eagle-chat models remove {name}`.", detail=self.failure_detail(returncode),
+                target_dir=self.target_dir, draft_dir=self.draft_dir, name=self.pair_name or "NAME",
             )
 
 

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import eagle_chat  # noqa: F401 - telemetry off before openvino is imported
-from eagle_chat.core.acquisition.protocol import Emitter
+from eagle_chat.core.acquisition.protocol import Emitter, error_fields
 from eagle_chat.core.errors import UserError
 
 PROMPTS = (
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         engine = Engine(PipelineSpec(args.target, args.draft, device=device, cache_dir=args.cache_dir))
     except UserError as error:
-        emit("error", kind="load", message=str(error))
+        emit("error", kind="load", **error_fields(error))
         return 1
     settings = GenerationSettings(max_new_tokens=args.max_new_tokens, speculative=True,
                                   num_assistant_tokens=args.k, thinking=False)
@@ -77,18 +77,20 @@ def main(argv: list[str] | None = None) -> int:
             if accepted > 0:
                 break
     except EngineError as error:
-        emit("error", kind="generate", message=str(error))
+        emit("error", kind="generate", **error_fields(error))
         return 1
     finally:
         engine.close()
     if generated == 0:
-        emit("error", kind="generate", message="The model loaded but wrote nothing; the files look damaged.")
+        emit("error", kind="generate",
+             **error_fields(UserError("The model loaded but wrote nothing; the files look damaged.")))
         return 1
     if accepted == 0:
-        emit("error", kind="acceptance", message=(
-            f"The draft's proposals were never accepted in {len(PROMPTS)} test replies ({drafted} drafted "
-            "tokens), so it would only slow the model down. It is probably not the EAGLE-3 head made for this "
-            "model, or hit OpenVINO GenAI's known zero-acceptance bug (openvino.genai #4425)."))
+        emit("error", kind="acceptance", **error_fields(UserError(
+            "The draft's proposals were never accepted in {replies} test replies ({drafted} drafted tokens), so it "
+            "would only slow the model down. It is probably not the EAGLE-3 head made for this model, or hit "
+            "OpenVINO GenAI's known zero-acceptance bug (openvino.genai #4425).",
+            replies=len(PROMPTS), drafted=drafted)))
         return EXIT_NO_ACCEPTANCE
     emit("result", device=device, accepted=accepted, draft_tokens=drafted, generated=generated,
          acceptance=(accepted / drafted) if drafted else None, text=text[:200],

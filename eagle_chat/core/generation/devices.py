@@ -98,12 +98,16 @@ def list_devices(core=None) -> list[DeviceInfo]:
 def device_choices(devices: list[DeviceInfo]) -> dict[str, str | None]:
     """For each of CPU/GPU/NPU: ``None`` if usable, else the reason it is not (for a disabled menu entry)."""
     present = {d.kind for d in devices}
-    reasons = {
-        "CPU": "OpenVINO reports no CPU device — the installation looks broken.",
-        "GPU": "No Intel GPU found (or its driver is not installed).",
-        "NPU": "No Intel NPU found (Core Ultra processors have one; it needs the NPU driver).",
-    }
-    return {kind: (None if kind in present else reasons[kind]) for kind in DEVICE_KINDS}
+    return {kind: (None if kind in present else str(unavailable(kind))) for kind in DEVICE_KINDS}
+
+
+def unavailable(kind: str) -> DeviceError:
+    """Why ``kind`` (CPU/GPU/NPU) cannot be used when OpenVINO does not list it, as a translatable sentence."""
+    if kind == "CPU":
+        return DeviceError("OpenVINO reports no CPU device — the installation looks broken.")
+    if kind == "GPU":
+        return DeviceError("No Intel GPU found (or its driver is not installed).")
+    return DeviceError("No Intel NPU found (Core Ultra processors have one; it needs the NPU driver).")
 
 
 def resolve_device(kind: str, devices: list[DeviceInfo]) -> str:
@@ -114,10 +118,9 @@ def resolve_device(kind: str, devices: list[DeviceInfo]) -> str:
     """
     kind = kind.upper()
     if kind not in DEVICE_KINDS:
-        raise DeviceError(f"Unknown device {kind!r}: choose one of {', '.join(DEVICE_KINDS)}.")
-    reason = device_choices(devices)[kind]
-    if reason:
-        raise DeviceError(f"{kind} is not available here. {reason}")
+        raise DeviceError("Unknown device {kind!r}: choose one of {kinds}.", kind=kind, kinds=", ".join(DEVICE_KINDS))
+    if kind not in {d.kind for d in devices}:
+        raise DeviceError("{kind} is not available here. {reason}", kind=kind, reason=unavailable(kind))
     return kind
 
 

@@ -166,7 +166,7 @@ class Engine:
                 )
             self._pipe = ov_genai.LLMPipeline(self.plan.target_dir, self.plan.device, **kwargs)
         except RuntimeError as error:
-            raise EngineError(_load_error_message(self.plan, error)) from error
+            raise _load_error(self.plan, error) from error
         self.load_time_ms = (time.perf_counter() - started) * 1000.0
         self._tokenizer = self._pipe.get_tokenizer()
         self._token_lengths = _token_lengths(self._tokenizer)
@@ -211,8 +211,8 @@ class Engine:
             return ctx.plan_for(self, prompt, settings.max_new_tokens, settings.thinking)
         except ctx.ContextTooSmall as error:
             check_prompt_length(error.tokens, device=self.plan.device, npu=self.spec.npu, max_context=error.limit + 1)
-            raise EngineError(f"This message is {error.tokens} tokens long; with room for a reply the model "
-                              f"takes at most {error.limit}. Shorten the message.") from None
+            raise EngineError("This message is {tokens} tokens long; with room for a reply the model takes at "
+                              "most {limit}. Shorten the message.", tokens=error.tokens, limit=error.limit) from None
 
     def _history(self, prompt: str | Sequence[Message], thinking: bool | None):
         """A GenAI ChatHistory for ``prompt`` (a string is one user message), with the thinking switch."""
@@ -265,11 +265,12 @@ class Engine:
             try:
                 result = self._pipe.generate(inputs, config, streamer.streamer)
             except RuntimeError as error:
-                full = CACHE_FULL in str(error)  # GenAI drops a request that outgrows the KV cache
-                raise EngineError("The reply ran out of KV cache; lower max new tokens." if full
-                                  else f"Generation failed: {_first_line(error)}") from error
+                if CACHE_FULL in str(error):  # GenAI drops a request that outgrows the KV cache
+                    raise EngineError("The reply ran out of KV cache; lower max new tokens.") from error
+                raise EngineError("Generation failed: {detail}", detail=_first_line(error)) from error
         if streamer.error is not None:
-            raise EngineError(f"Generation failed while streaming: {streamer.error!r}") from streamer.error
+            raise EngineError("Generation failed while streaming: {error!r}",
+                              error=streamer.error) from streamer.error
         stopped = stop.is_set()
         text = streamer.text if stopped else result.texts[0]
         stats = stats_from_result(
@@ -326,9 +327,10 @@ class Engine:
         elif speculative and settings.tree_depth:
             if not 1 <= settings.tree_depth <= config.num_assistant_tokens or settings.branching_factor < 1:
                 raise EngineError(
-                    f"A draft tree needs 1 <= depth <= assistant tokens ({config.num_assistant_tokens}) and a "
-                    f"branching factor of at least 1 (got depth {settings.tree_depth}, branching "
-                    f"{settings.branching_factor})."
+                    "A draft tree needs 1 <= depth <= assistant tokens ({num_assistant_tokens}) and a branching "
+                    "factor of at least 1 (got depth {tree_depth}, branching {branching_factor}).",
+                    num_assistant_tokens=config.num_assistant_tokens, tree_depth=settings.tree_depth,
+                    branching_factor=settings.branching_factor,
                 )
             config.tree_depth = int(settings.tree_depth)
             config.branching_factor = int(settings.branching_factor)
@@ -339,8 +341,8 @@ class Engine:
         upper = self.spec.npu.max_assistant_tokens if self.plan.device == "NPU" else MAX_ASSISTANT_TOKENS
         if not MIN_ASSISTANT_TOKENS <= k <= upper:
             raise EngineError(
-                f"The number of assistant tokens must be between {MIN_ASSISTANT_TOKENS} and {upper} on "
-                f"{self.plan.device} (got {k})."
+                "The number of assistant tokens must be between {lowest} and {highest} on {device} (got {k}).",
+                lowest=MIN_ASSISTANT_TOKENS, highest=upper, device=self.plan.device, k=k,
             )
         return k
 
@@ -358,14 +360,14 @@ def check_prompt_length(count: int, *, device: str, npu: dev.NpuOptions, max_con
     """Refuse prompts the device or the model cannot take, with a sentence saying what to do."""
     if device == "NPU" and count > npu.max_prompt_len:
         raise EngineError(
-            f"This conversation is {count} tokens long, more than the NPU's limit of {npu.max_prompt_len} "
-            "(MAX_PROMPT_LEN). Start a new conversation, shorten the message, or raise the limit in the "
-            "settings (the model is then recompiled)."
+            "This conversation is {count} tokens long, more than the NPU's limit of {max_prompt_len} "
+            "(MAX_PROMPT_LEN). Start a new conversation, shorten the message, or raise the limit in the settings "
+            "(the model is then recompiled).", count=count, max_prompt_len=npu.max_prompt_len
         )
     if max_context is not None and count >= max_context:
         raise EngineError(
-            f"This conversation is {count} tokens long; the model handles at most {max_context}. Start a new "
-            "conversation or shorten the message."
+            "This conversation is {count} tokens long; the model handles at most {max_context}. Start a new "
+            "conversation or shorten the message.", count=count, max_context=max_context
         )
 
 
@@ -384,6 +386,10 @@ def _first_line(error: BaseException) -> str:
     return (useful or lines or [type(error).__name__])[-1]
 
 
-def _load_error_message(plan: LoadPlan, error: BaseException) -> str:
-    what = f"{plan.target_dir}" + (f" with draft {plan.draft_dir}" if plan.draft_dir else "")
-    return f"OpenVINO could not load {what} on {plan.device}: {_first_line(error)}"
+def _load_error(plan: LoadPlan, error: BaseException) -> EngineError:
+    if plan.draft_dir:
+        return EngineError("OpenVINO could not load {target_dir} with draft {draft_dir} on {device}: {detail}",
+                           target_dir=plan.target_dir, draft_dir=plan.draft_dir, device=plan.device,
+                           detail=_first_line(error))
+    return EngineError("OpenVINO could not load {target_dir} on {device}: {detail}",
+                       target_dir=plan.target_dir, device=plan.device, detail=_first_line(error))

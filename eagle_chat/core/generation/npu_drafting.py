@@ -63,10 +63,17 @@ def npu_tree(k: int, tree_depth: int = 0, branching_factor: int = 0) -> DraftTre
 
 
 def limit_problem(tree: DraftTree, npu: NpuOptions) -> str | None:
-    """None if ``tree`` fits the compiled limits, else why not and what to do."""
+    """None if ``tree`` fits the compiled limits, else why not and what to do (English; see :func:`limit_error`)."""
+    error = limit_error(tree, npu)
+    return None if error is None else str(error)
+
+
+def limit_error(tree: DraftTree, npu: NpuOptions) -> NpuDraftError | None:
+    """None if ``tree`` fits the compiled limits, else the error saying why not and what to do."""
     if tree.depth < 1 or tree.branching < 1 or tree.candidates < tree.depth:
-        return (f"A draft tree needs depth and branching of at least 1 and at least as many draft tokens as its "
-                f"depth (got depth {tree.depth}, {tree.branching} branches, {tree.candidates} tokens).")
+        return NpuDraftError("A draft tree needs depth and branching of at least 1 and at least as many draft tokens "
+                             "as its depth (got depth {depth}, {branching} branches, {candidates} tokens).",
+                             depth=tree.depth, branching=tree.branching, candidates=tree.candidates)
     over = [(name, value, limit) for name, value, limit in (
         ("depth", tree.depth, npu.max_tree_depth),
         ("branching", tree.branching, npu.max_branching_factor),
@@ -75,21 +82,22 @@ def limit_problem(tree: DraftTree, npu: NpuOptions) -> str | None:
     if not over:
         return None
     detail = ", ".join(f"{name} {value} > {limit}" for name, value, limit in over)
-    return (f"The NPU models were compiled for draft trees up to depth {npu.max_tree_depth}, "
-            f"{npu.max_branching_factor} branches and {npu.max_assistant_tokens} draft tokens ({detail}). "
-            "Choose fewer draft tokens or a smaller tree.")
+    return NpuDraftError("The NPU models were compiled for draft trees up to depth {max_depth}, {max_branching} "
+                         "branches and {max_tokens} draft tokens ({detail}). Choose fewer draft tokens or a smaller "
+                         "tree.", max_depth=npu.max_tree_depth, max_branching=npu.max_branching_factor,
+                         max_tokens=npu.max_assistant_tokens, detail=detail)
 
 
 def fits(tree: DraftTree, npu: NpuOptions) -> bool:
-    return limit_problem(tree, npu) is None
+    return limit_error(tree, npu) is None
 
 
 def checked_npu_tree(k: int, tree_depth: int, branching_factor: int, npu: NpuOptions) -> DraftTree:
     """:func:`npu_tree`, or NpuDraftError when it exceeds what the NPU models were compiled for."""
     tree = npu_tree(k, tree_depth, branching_factor)
-    problem = limit_problem(tree, npu)
-    if problem:
-        raise NpuDraftError(problem)
+    problem = limit_error(tree, npu)
+    if problem is not None:
+        raise problem
     return tree
 
 
@@ -103,8 +111,9 @@ def npu_call_tree(settings, speculative: bool, has_draft: bool, npu: NpuOptions)
     limit = npu.reply_limit(has_draft)
     if settings.max_new_tokens > limit:
         raise NpuDraftError(
-            f"On the NPU a reply can be at most {limit} tokens: the models are compiled for a fixed length "
-            f"(MIN_RESPONSE_LEN {npu.min_response_len}). Lower Max new tokens to {limit} or less."
+            "On the NPU a reply can be at most {limit} tokens: the models are compiled for a fixed length "
+            "(MIN_RESPONSE_LEN {min_response_len}). Lower Max new tokens to {limit} or less.",
+            limit=limit, min_response_len=npu.min_response_len
         )
     if not speculative:
         return None  # with num_assistant_tokens=0 the draft is off for this call

@@ -64,15 +64,17 @@ class ExportOptions:
     @classmethod
     def from_json(cls, data: dict, where: str) -> "ExportOptions":
         if not isinstance(data, dict):
-            raise CatalogError(f"{where}: 'export' settings must be a JSON object.")
+            raise CatalogError("{where}: 'export' settings must be a JSON object.", where=where)
         known = {"weight_format", "group_size", "ratio", "sym"}
         unknown = set(data) - known
         if unknown:
-            raise CatalogError(f"{where}: unknown export settings {sorted(unknown)}; use {sorted(known)}.")
+            raise CatalogError("{where}: unknown export settings {unknown}; use {known}.",
+                               where=where, unknown=sorted(unknown), known=sorted(known))
         formats = ("fp32", "fp16", "int8", "int4", "mxfp4", "nf4")
         weight_format = str(data.get("weight_format", "int4"))
         if weight_format not in formats:
-            raise CatalogError(f"{where}: weight_format must be one of {', '.join(formats)}.")
+            raise CatalogError("{where}: weight_format must be one of {formats}.", where=where,
+                               formats=", ".join(formats))
         return cls(
             weight_format=weight_format,
             group_size=None if data.get("group_size") is None else int(data["group_size"]),
@@ -162,12 +164,13 @@ class CatalogEntry:
         """The variant for ``device``; with ``source``, also check that source carries both repos."""
         device = device.upper()
         if device not in DEVICE_KINDS:
-            raise CatalogError(f"Unknown device {device!r}: choose one of {', '.join(DEVICE_KINDS)}.")
+            raise CatalogError("Unknown device {device!r}: choose one of {kinds}.", device=device,
+                               kinds=", ".join(DEVICE_KINDS))
         if device == "NPU":
             if self.npu_target is None:
                 raise CatalogError(
-                    f"{self.title} has no NPU build in the catalog (NPUs need OpenVINO's channel-wise int4 "
-                    "models, e.g. OpenVINO/Qwen3-8B-int4-cw-ov). Choose CPU or GPU, or add your own entry."
+                    "{title} has no NPU build in the catalog (NPUs need OpenVINO's channel-wise int4 models, e.g. "
+                    "OpenVINO/Qwen3-8B-int4-cw-ov). Choose CPU or GPU, or add your own entry.", title=self.title
                 )
             target, export = self.npu_target, self.export.get("NPU", NPU_EXPORT)
             pair_name = f"{self.name}-npu"
@@ -176,16 +179,18 @@ class CatalogEntry:
             pair_name = self.name
         if source is not None:
             if source not in SOURCES:
-                raise CatalogError(f"Unknown source {source!r}: choose one of {', '.join(SOURCES)}.")
+                raise CatalogError("Unknown source {source!r}: choose one of {sources}.", source=source,
+                                   sources=", ".join(SOURCES))
             missing = [ref for ref in (target, self.draft) if not ref.repo_id(source)]
             if missing:
-                others = [SOURCE_LABELS[s] for s in self.sources(device)]
-                hint = f" Use {' or '.join(others)} instead." if others else ""
-                raise CatalogError(
-                    f"{self.title} is not available on {SOURCE_LABELS[source]}: the catalog names no "
-                    f"{SOURCE_LABELS[source]} repository for its {'target' if missing[0] is target else 'draft'}."
-                    + hint
-                )
+                others = " or ".join(SOURCE_LABELS[s] for s in self.sources(device))
+                source_label, part = SOURCE_LABELS[source], "target" if missing[0] is target else "draft"
+                if others:
+                    raise CatalogError("{title} is not available on {source}: the catalog names no {source} "
+                                       "repository for its {part}. Use {others} instead.",
+                                       title=self.title, source=source_label, part=part, others=others)
+                raise CatalogError("{title} is not available on {source}: the catalog names no {source} repository "
+                                   "for its {part}.", title=self.title, source=source_label, part=part)
         start_k = {d: int(self.start_k.get(d, DEFAULT_START_K)) for d in DEVICE_KINDS}
         return Variant(self, device, pair_name, target, self.draft, export, start_k)
 
@@ -203,7 +208,8 @@ class Catalog:
             if entry.name == name:
                 return entry
         raise CatalogError(
-            f"There is no catalog entry named {name!r}. Known entries: {', '.join(self.names()) or 'none'}."
+            "There is no catalog entry named {name!r}. Known entries: {known}.",
+            name=name, known=", ".join(self.names()) or "none",
         )
 
 
@@ -248,21 +254,24 @@ def _read_entries(path: Path, is_user: bool, problems: list[str]) -> list[Catalo
 
 def _parse_entry(item: object, where: str, is_user: bool) -> CatalogEntry:
     if not isinstance(item, dict):
-        raise CatalogError(f"{where} is not a JSON object.")
+        raise CatalogError("{where} is not a JSON object.", where=where)
     name = item.get("name")
     if not isinstance(name, str) or not name.strip() or any(c in name for c in "/\\ ") or name.startswith("."):
-        raise CatalogError(f"{where} needs a 'name' without spaces or slashes (for `models pull NAME`).")
+        raise CatalogError("{where} needs a 'name' without spaces or slashes (for `models pull NAME`).",
+                           where=where)
     where = f"{where} ({name})"
     export = {}
     for key, value in (item.get("export") or {}).items():
         if key not in ("default", "NPU"):
-            raise CatalogError(f"{where}: 'export' keys are 'default' and 'NPU', not {key!r}.")
+            raise CatalogError("{where}: 'export' keys are 'default' and 'NPU', not {key!r}.",
+                               where=where, key=key)
         export[key] = ExportOptions.from_json(value, where)
     start_k = item.get("start_k") or {}
     if not isinstance(start_k, dict) or not all(
         d in DEVICE_KINDS and isinstance(k, int) and 1 <= k <= 16 for d, k in start_k.items()
     ):
-        raise CatalogError(f"{where}: 'start_k' maps CPU/GPU/NPU to a number of draft tokens from 1 to 16.")
+        raise CatalogError("{where}: 'start_k' maps CPU/GPU/NPU to a number of draft tokens from 1 to 16.",
+                           where=where)
     npu = item.get("npu_target")
     return CatalogEntry(
         name=name,
@@ -282,26 +291,29 @@ def _parse_entry(item: object, where: str, is_user: bool) -> CatalogEntry:
 
 def _parse_repo(data: object, where: str, default_format: str = "openvino") -> RepoRef:
     if not isinstance(data, dict):
-        raise CatalogError(f"{where} must be an object like {{\"hf\": \"owner/name\", \"bytes\": 123}}.")
+        raise CatalogError("{where} must be an object like {{\"hf\": \"owner/name\", \"bytes\": 123}}.",
+                           where=where)
     ids = {s: data[s] for s in SOURCES if data.get(s)}
     if not ids or not all(isinstance(v, str) and v.count("/") == 1 for v in ids.values()):
-        raise CatalogError(f"{where} must name at least one repository as \"owner/name\" under 'hf' or 'modelscope'.")
+        raise CatalogError("{where} must name at least one repository as \"owner/name\" under 'hf' or "
+                           "'modelscope'.", where=where)
     revisions = data.get("revision") or {}
     if not isinstance(revisions, dict):
-        raise CatalogError(f"{where}: 'revision' maps a source to a branch, tag or commit.")
+        raise CatalogError("{where}: 'revision' maps a source to a branch, tag or commit.", where=where)
     size = data.get("bytes", 0)
     if not isinstance(size, int) or size < 0:
-        raise CatalogError(f"{where}: 'bytes' must be a whole number of bytes.")
+        raise CatalogError("{where}: 'bytes' must be a whole number of bytes.", where=where)
     fmt = data.get("format", default_format)
     if fmt not in FORMATS:
-        raise CatalogError(f"{where}: 'format' is \"openvino\" (the repository holds OpenVINO IR) or \"hf\" "
-                           "(a Hugging Face-format EAGLE-3 head, exported after the download).")
+        raise CatalogError("{where}: 'format' is \"openvino\" (the repository holds OpenVINO IR) or \"hf\" (a "
+                           "Hugging Face-format EAGLE-3 head, exported after the download).", where=where)
     return RepoRef(ids=ids, approx_bytes=size, revisions={k: str(v) for k, v in revisions.items()}, format=fmt)
 
 
 def _parse_target(data: object, where: str) -> RepoRef:
     ref = _parse_repo(data, where)
     if not ref.is_ir:
-        raise CatalogError(f"{where} must be OpenVINO IR (\"format\": \"openvino\"): EagleChat exports only "
-                           "EAGLE-3 heads. Use an OpenVINO build of the model, e.g. from huggingface.co/OpenVINO.")
+        raise CatalogError("{where} must be OpenVINO IR (\"format\": \"openvino\"): EagleChat exports only EAGLE-3 "
+                           "heads. Use an OpenVINO build of the model, e.g. from huggingface.co/OpenVINO.",
+                           where=where)
     return ref

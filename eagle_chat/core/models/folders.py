@@ -63,8 +63,8 @@ def inspect_target(path: str | Path) -> ModelInfo:
     info = _inspect(Path(path), role="target model")
     if info.is_eagle3:
         raise ModelFolderError(
-            f"{info.path} holds an EAGLE-3 draft head, not a full model. Choose it as the draft and pick "
-            "the matching target model (for example an OpenVINO int4 Qwen3) as the model."
+            "{path} holds an EAGLE-3 draft head, not a full model. Choose it as the draft and pick the matching "
+            "target model (for example an OpenVINO int4 Qwen3) as the model.", path=info.path
         )
     return info
 
@@ -74,9 +74,9 @@ def inspect_draft(path: str | Path) -> ModelInfo:
     info = _inspect(Path(path), role="draft")
     if not info.is_eagle3:
         raise ModelFolderError(
-            f"{info.path} is not an EAGLE-3 draft: its IR has no 'eagle3_mode' marker and its config.json "
-            f"architectures are {list(info.architectures) or 'missing'}. Export an EAGLE-3 head with "
-            f"{DRAFT_EXPORT_HINT}"
+            "{path} is not an EAGLE-3 draft: its IR has no 'eagle3_mode' marker and its config.json architectures "
+            "are {architectures}. Export an EAGLE-3 head with {command}",
+            path=info.path, architectures=list(info.architectures) or "missing", command=DRAFT_EXPORT_HINT,
         )
     return info
 
@@ -85,57 +85,59 @@ def check_pair(target: ModelInfo, draft: ModelInfo) -> None:
     """Raise ModelFolderError if ``draft`` cannot drive ``target`` (hidden size, vocabulary, layers)."""
     if target.hidden_size and draft.hidden_size and target.hidden_size != draft.hidden_size:
         raise ModelFolderError(
-            f"The draft {draft.name} was trained for a model with hidden size {draft.hidden_size}, but "
-            f"{target.name} has hidden size {target.hidden_size}. Use the EAGLE-3 head made for this model "
-            "(for Qwen3-8B: AngelSlim/Qwen3-8B_eagle3)."
+            "The draft {draft} was trained for a model with hidden size {draft_size}, but {target} has hidden size "
+            "{target_size}. Use the EAGLE-3 head made for this model (for Qwen3-8B: AngelSlim/Qwen3-8B_eagle3).",
+            draft=draft.name, draft_size=draft.hidden_size, target=target.name, target_size=target.hidden_size,
         )
     if target.vocab_size and draft.vocab_size and target.vocab_size != draft.vocab_size:
         raise ModelFolderError(
-            f"The draft {draft.name} uses a vocabulary of {draft.vocab_size} tokens but {target.name} has "
-            f"{target.vocab_size}. Draft and model must come from the same model family."
+            "The draft {draft} uses a vocabulary of {draft_size} tokens but {target} has {target_size}. Draft and "
+            "model must come from the same model family.",
+            draft=draft.name, draft_size=draft.vocab_size, target=target.name, target_size=target.vocab_size,
         )
     if draft.hidden_layers_list is None:
         layers = target.num_hidden_layers
         if layers is not None and layers < MIN_LAYERS_FOR_DEFAULT_FEATURES:
             raise ModelFolderError(
-                f"{target.name} has {layers} layers; EAGLE-3 reads features from layers 2, N/2 and N-3, "
-                f"which needs at least {MIN_LAYERS_FOR_DEFAULT_FEATURES}, unless the draft names its "
-                "layers in rt_info 'hidden_layers_list'."
+                "{name} has {layers} layers; EAGLE-3 reads features from layers 2, N/2 and N-3, which needs at least "
+                "{minimum}, unless the draft names its layers in rt_info 'hidden_layers_list'.",
+                name=target.name, layers=layers, minimum=MIN_LAYERS_FOR_DEFAULT_FEATURES,
             )
     elif target.num_hidden_layers is not None:
         bad = [i for i in draft.hidden_layers_list if not 0 <= i < target.num_hidden_layers]
         if bad:
             raise ModelFolderError(
-                f"The draft {draft.name} reads layers {bad}, which {target.name} "
-                f"({target.num_hidden_layers} layers) does not have."
+                "The draft {draft} reads layers {bad}, which {target} ({layers} layers) does not have.",
+                draft=draft.name, bad=bad, target=target.name, layers=target.num_hidden_layers,
             )
 
 
 def _inspect(path: Path, *, role: str) -> ModelInfo:
     if not path.exists():
-        raise ModelFolderError(f"The {role} folder {path} does not exist.")
+        raise ModelFolderError("The {role} folder {path} does not exist.", role=role, path=path)
     if not path.is_dir():
-        raise ModelFolderError(f"The {role} path {path} is a file; choose the folder that holds it.")
+        raise ModelFolderError("The {role} path {path} is a file; choose the folder that holds it.",
+                               role=role, path=path)
     xml_path = path / MODEL_XML
     if not xml_path.is_file():
         raise ModelFolderError(
-            f"The {role} folder {path} has no {MODEL_XML}, so it is not an OpenVINO model. "
-            f"Export it with {DRAFT_EXPORT_HINT if role == 'draft' else EXPORT_HINT}"
+            "The {role} folder {path} has no {name}, so it is not an OpenVINO model. Export it with {command}",
+            role=role, path=path, name=MODEL_XML, command=DRAFT_EXPORT_HINT if role == "draft" else EXPORT_HINT,
         )
     bin_path = path / MODEL_BIN
     if not bin_path.is_file() or bin_path.stat().st_size == 0:
-        state = "is empty" if bin_path.is_file() else "is missing"
-        raise ModelFolderError(
-            f"The {role} weights {bin_path} {state}. The download or export did not finish — "
-            "download or export the model again."
-        )
+        if bin_path.is_file():
+            raise ModelFolderError("The {role} weights {path} is empty. The download or export did not finish — "
+                                   "download or export the model again.", role=role, path=bin_path)
+        raise ModelFolderError("The {role} weights {path} is missing. The download or export did not finish — "
+                               "download or export the model again.", role=role, path=bin_path)
     rt_info = _read_rt_info(xml_path, role)
     for name in (TOKENIZER_XML, DETOKENIZER_XML):
         if not (path / name).is_file():
             raise ModelFolderError(
-                f"The {role} folder {path} has no {name}. Export the model with optimum-cli (it writes the "
-                "tokenizer) or convert the tokenizer with `convert_tokenizer <hf-model> --with-detokenizer "
-                f"-o {path}`."
+                "The {role} folder {path} has no {name}. Export the model with optimum-cli (it writes the tokenizer) "
+                "or convert the tokenizer with `convert_tokenizer <hf-model> --with-detokenizer -o {path}`.",
+                role=role, path=path, name=name
             )
     config = _read_json(path / "config.json", role, required=True)
     architectures = tuple(config.get("architectures") or ())
@@ -161,10 +163,12 @@ def _read_rt_info(xml_path: Path, role: str) -> dict[str, str]:
         root = ET.parse(xml_path).getroot()
     except (ET.ParseError, OSError) as error:
         raise ModelFolderError(
-            f"The {role} file {xml_path} is damaged ({error}). Download or export the model again."
+            "The {role} file {xml_path} is damaged ({error}). Download or export the model again.",
+            role=role, xml_path=xml_path, error=error
         ) from None
     if root.tag != "net":
-        raise ModelFolderError(f"The {role} file {xml_path} is XML but not an OpenVINO model (IR).")
+        raise ModelFolderError("The {role} file {xml_path} is XML but not an OpenVINO model (IR).",
+                               role=role, xml_path=xml_path)
     entries: dict[str, str] = {}
     rt = root.find("rt_info")
     if rt is not None:
@@ -178,16 +182,17 @@ def _read_json(path: Path, role: str, *, required: bool) -> dict:
     if not path.is_file():
         if required:
             raise ModelFolderError(
-                f"The {role} folder {path.parent} has no config.json; EagleChat and OpenVINO GenAI need it "
-                "to pair a draft with its model. Copy it from the original model or export again."
+                "The {role} folder {parent} has no config.json; EagleChat and OpenVINO GenAI need it to pair a draft "
+                "with its model. Copy it from the original model or export again.", role=role, parent=path.parent
             )
         return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, OSError) as error:
-        raise ModelFolderError(f"The {role} file {path} is not valid JSON ({error}).") from None
+        raise ModelFolderError("The {role} file {path} is not valid JSON ({error}).",
+                               role=role, path=path, error=error) from None
     if not isinstance(data, dict):
-        raise ModelFolderError(f"The {role} file {path} is not a JSON object.")
+        raise ModelFolderError("The {role} file {path} is not a JSON object.", role=role, path=path)
     return data
 
 

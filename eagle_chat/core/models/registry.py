@@ -103,11 +103,11 @@ def validate_name(name: str) -> str:
     name = name.strip()
     if not name or name.startswith(".") or any(c in name for c in "/\\:") or len(name) > 80:
         raise RegistryError(
-            f"{name!r} cannot be a model name: use up to 80 characters without slashes or colons, "
-            "not starting with a dot."
+            "{name!r} cannot be a model name: use up to 80 characters without slashes or colons, not starting with a "
+            "dot.", name=name
         )
     if name == BUNDLED_PAIR_NAME:
-        raise RegistryError(f"{name!r} is reserved for the bundled tiny models; choose another name.")
+        raise RegistryError("{name!r} is reserved for the bundled tiny models; choose another name.", name=name)
     return name
 
 
@@ -130,8 +130,8 @@ class ModelRegistry:
             if pair.name == name:
                 return pair
         raise RegistryError(
-            f"No model named {name!r} is registered. Registered: {', '.join(self.names()) or 'none'} "
-            "(see `eagle-chat models list`)."
+            "No model named {name!r} is registered. Registered: {registered} (see `eagle-chat models list`).",
+            name=name, registered=", ".join(self.names()) or "none",
         )
 
     def find(self, target_dir: str | Path, draft_dir: str | Path) -> ModelPair | None:
@@ -157,8 +157,8 @@ class ModelRegistry:
         if any(p.name == name for p in current):
             if not replace:
                 raise RegistryError(
-                    f"A model named {name!r} is already registered. Choose another name (--name) or remove "
-                    f"it first with `eagle-chat models remove {name}`."
+                    "A model named {name!r} is already registered. Choose another name (--name) or remove it first "
+                    "with `eagle-chat models remove {name}`.", name=name
                 )
             current = [p for p in current if p.name != name]
         current.append(pair)
@@ -174,7 +174,7 @@ class ModelRegistry:
         current = self._load()
         pair = next((p for p in current if p.name == name), None)
         if pair is None:
-            raise RegistryError(f"No model named {name!r} is registered, so there is nothing to remove.")
+            raise RegistryError("No model named {name!r} is registered, so there is nothing to remove.", name=name)
         remaining = [p for p in current if p.name != name]
         self._save(remaining)
         result = RemoveResult(pair)

@@ -55,9 +55,10 @@ class RemoteEngine:
         listing = self._models()
         names = [m.get("id") for m in listing if isinstance(m, dict)]
         if spec.model and names and spec.model not in names:
-            raise EngineError(f"The server at {self.base} has no model '{spec.model}'; it serves: {', '.join(names)}.")
+            raise EngineError("The server at {base} has no model '{model}'; it serves: {served}.",
+                              base=self.base, model=spec.model, served=", ".join(names))
         if not spec.model and not names:
-            raise EngineError(f"The server at {self.base} lists no models; enter the model name.")
+            raise EngineError("The server at {base} lists no models; enter the model name.", base=self.base)
         self.model = spec.model or names[0]
         entry = next((m for m in listing if m.get("id") == self.model), {})
         self.facts = entry.get("eagle_chat") if isinstance(entry.get("eagle_chat"), dict) else None
@@ -87,12 +88,13 @@ class RemoteEngine:
         try:
             response = httpx.get(f"{self.base}/models", headers=self._headers(), timeout=15.0)
         except httpx.HTTPError as error:
-            raise EngineError(f"Could not reach the server at {self.base}: {error}. Check the URL and that it "
-                              "is running.") from error
+            raise EngineError("Could not reach the server at {base}: {error}. Check the URL and that it is running.",
+                              base=self.base, error=error) from error
         if response.status_code == 404 and self.spec.model:
             return []  # a server without a model listing: take the name as given
         if response.status_code != 200:
-            raise EngineError(f"The server at {self.base} answered {response.status_code}: {_error_text(response)}")
+            raise EngineError("The server at {base} answered {status}: {detail}",
+                              base=self.base, status=response.status_code, detail=_error_text(response))
         data = response.json().get("data") if response.headers.get("content-type", "").startswith("application/json") else None
         return data if isinstance(data, list) else []
 
@@ -129,13 +131,14 @@ class RemoteEngine:
                                          headers=self._headers()) as response:
                     if response.status_code != 200:
                         await response.aread()
-                        raise EngineError(f"The server refused the request ({response.status_code}): "
-                                          f"{_error_text(response)}")
+                        raise EngineError("The server refused the request ({status}): {detail}",
+                                          status=response.status_code, detail=_error_text(response))
                     async for line in response.aiter_lines():
                         if line.startswith("data:") and reply.event(line[5:].strip()):
                             return
         except httpx.HTTPError as error:
-            raise EngineError(f"Generation failed: the connection to {self.base} broke ({error}).") from error
+            raise EngineError("Generation failed: the connection to {base} broke ({error}).",
+                              base=self.base, error=error) from error
 
 
 class _Reply:
@@ -167,7 +170,8 @@ class _Reply:
             return False
         if "error" in payload:
             error = payload["error"]
-            raise EngineError(f"Generation failed on the server: {error.get('message', error) if isinstance(error, dict) else error}")
+            raise EngineError("Generation failed on the server: {detail}",
+                              detail=error.get("message", error) if isinstance(error, dict) else error)
         self.figures = payload.get("eagle_chat") or self.figures
         usage = payload.get("usage") or {}
         for choice in payload.get("choices") or []:

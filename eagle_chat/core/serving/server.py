@@ -39,11 +39,11 @@ class ServerConfig:
     def check(self) -> None:
         if not is_loopback(self.host) and not self.http.api_key:
             raise ServerError(
-                f"Serving on {self.host} makes the API reachable from other machines; set an API key "
-                "(--api-key) to do that, or serve on 127.0.0.1."
+                "Serving on {host} makes the API reachable from other machines; set an API key (--api-key) to do "
+                "that, or serve on 127.0.0.1.", host=self.host
             )
         if not 0 <= self.port <= 65535:
-            raise ServerError(f"{self.port} is not a port number (0–65535).")
+            raise ServerError("{port} is not a port number (0–65535).", port=self.port)
 
 
 def is_loopback(host: str) -> bool:
@@ -82,8 +82,8 @@ class ApiServer:
         try:
             sock = socket.create_server((host.strip("[]"), self.config.port), family=family)
         except OSError as error:
-            raise ServerError(f"Cannot serve on {host}:{self.config.port}: {error.strerror or error}. "
-                              "Choose another port.") from error
+            raise ServerError("Cannot serve on {host}:{port}: {reason}. Choose another port.",
+                              host=host, port=self.config.port, reason=error.strerror or error) from error
         sock.setblocking(False)
         options = self.config.http
         if not is_loopback(host) and host not in ("0.0.0.0", "::"):
@@ -98,7 +98,7 @@ class ApiServer:
             if self._task.done():
                 sock.close()
                 error = self._task.exception()
-                raise ServerError(f"The API server did not start: {error}")
+                raise ServerError("The API server did not start: {error}", error=error)
             await asyncio.sleep(0.005)
         port = sock.getsockname()[1]
         shown = f"[{host.strip('[]')}]" if ":" in host else host

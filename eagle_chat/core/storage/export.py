@@ -70,11 +70,12 @@ def from_json(data: Any) -> Conversation:
     one. Message ids in the result are the file's numbers, for the store to replace."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ConversationFileError("This file is not an EagleChat conversation export (no \"format\": "
-                                    f"\"{FORMAT}\").")
+                                    "\"{format}\").", format=FORMAT)
     if not isinstance(data.get("version"), int) or data["version"] > FORMAT_VERSION:
         raise ConversationFileError(
-            f"This conversation was exported by a newer EagleChat (format version {data.get('version')}; this "
-            f"one reads {FORMAT_VERSION}). Update EagleChat to import it.")
+            "This conversation was exported by a newer EagleChat (format version {version}; this one reads "
+            "{supported}). Update EagleChat to import it.", version=data.get("version"), supported=FORMAT_VERSION,
+        )
     rows = data.get("messages")
     if not isinstance(rows, list):
         raise ConversationFileError("The file has no list of messages.")
@@ -92,7 +93,8 @@ def from_json(data: Any) -> Conversation:
     )
     current = data.get("current")
     if current is not None and current not in seen:
-        raise ConversationFileError(f"\"current\" names message {current}, which the file does not have.")
+        raise ConversationFileError("\"current\" names message {current}, which the file does not have.",
+                                    current=current)
     conversation.messages = branches.path_to(conversation, current)
     return conversation
 
@@ -101,7 +103,7 @@ def loads(text: str) -> Conversation:
     try:
         data = json.loads(text)
     except ValueError as error:
-        raise ConversationFileError(f"The file is not valid JSON ({error}).") from error
+        raise ConversationFileError("The file is not valid JSON ({error}).", error=error) from error
     return from_json(data)
 
 
@@ -170,27 +172,29 @@ def stats_line(stats: GenerationStats) -> str:
 def _message(row: Any, place: int, seen: set[int]) -> Message:
     where = f"message {place}"
     if not isinstance(row, dict):
-        raise ConversationFileError(f"{where.capitalize()} is not an object.")
+        raise ConversationFileError("Message {place} is not an object.", place=place)
     number = row.get("id")
     if not isinstance(number, int) or number in seen:
-        raise ConversationFileError(f"{where.capitalize()} has a missing or repeated \"id\".")
+        raise ConversationFileError("Message {place} has a missing or repeated \"id\".", place=place)
     parent = row.get("parent")
     if parent is not None and parent not in seen:
-        raise ConversationFileError(f"{where.capitalize()} follows message {parent}, which does not come before it.")
+        raise ConversationFileError("Message {place} follows message {parent}, which does not come before it.",
+                                    place=place, parent=parent)
     if row.get("role") not in ROLES:
-        raise ConversationFileError(f"{where.capitalize()} has an unknown role {row.get('role')!r}.")
+        raise ConversationFileError("Message {place} has an unknown role {role!r}.", place=place, role=row.get("role"))
     status = row.get("status", "complete")
     if status not in STATUSES:
-        raise ConversationFileError(f"{where.capitalize()} has an unknown status {status!r}.")
+        raise ConversationFileError("Message {place} has an unknown status {status!r}.", place=place, status=status)
     stats = row.get("stats")
     if stats is not None:
         try:
             stats = GenerationStats.from_dict(stats)
         except (TypeError, ValueError) as error:
-            raise ConversationFileError(f"The stats of {where} cannot be read ({error}).") from error
+            raise ConversationFileError("The stats of message {place} cannot be read ({error}).",
+                                        place=place, error=error) from error
     made_with = row.get("made_with")
     if made_with is not None and not isinstance(made_with, dict):
-        raise ConversationFileError(f"\"made_with\" of {where} is not an object.")
+        raise ConversationFileError("\"made_with\" of message {place} is not an object.", place=place)
     error = row.get("error")
     return Message(
         role=row["role"], content=_text(row, "content", where), id=number, created=_number(row, "created", where),
@@ -204,14 +208,14 @@ def _text(row: dict, key: str, where: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise ConversationFileError(f"\"{key}\" of {where} is not text.")
+        raise ConversationFileError("\"{key}\" of {where} is not text.", key=key, where=where)
     return value
 
 
 def _number(row: dict, key: str, where: str) -> float:
     value = row.get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConversationFileError(f"\"{key}\" of {where} is not a time.")
+        raise ConversationFileError("\"{key}\" of {where} is not a time.", key=key, where=where)
     return value
 
 

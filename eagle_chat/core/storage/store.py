@@ -25,7 +25,7 @@ from pathlib import Path
 
 from eagle_chat.core.files import move_aside
 from eagle_chat.core.generation.metrics import GenerationStats
-from eagle_chat.core.storage import branches, sql
+from eagle_chat.core.storage import branches, sql, store_errors
 from eagle_chat.core.storage import pending as ops
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.migrations import SCHEMA_VERSION, upgrade
@@ -33,10 +33,7 @@ from eagle_chat.core.storage.pending import Pending
 from eagle_chat.core.storage.schema import INDEX_MARK as _INDEX_MARK
 from eagle_chat.core.storage.schema import SCHEMA as _SCHEMA
 from eagle_chat.core.storage.store_errors import (
-    StoreBusyError,
     StoreError,
-    StoreStuckError,
-    StoreUnavailableError,
     is_transient,
     kind_of,
     moved_notice,
@@ -161,7 +158,7 @@ class ConversationStore:
         """Store a whole conversation (an import): every branch, stats and times as given, new ids. Needs the
         file: raises the store's problem (a UserError) while another program holds it."""
         if self._db is None or self._pending or not self._can_write():
-            raise self.problem or StoreBusyError(self.path, "the database is busy")
+            raise self.problem or store_errors.busy(self.path, "the database is busy")
         with self._db:
             sql.insert_whole(self._db, conversation, branches.nodes(conversation))
         return self.load_conversation(conversation.id)
@@ -294,9 +291,9 @@ class ConversationStore:
         if self.problem is None:
             log.warning("conversation database %s: %s", self.path, reason_text(error))
         if self._db is None:
-            self.problem = StoreUnavailableError(self.path, reason_text(error))
+            self.problem = store_errors.unavailable(self.path, reason_text(error))
         else:
-            self.problem = StoreBusyError(self.path, reason_text(error))
+            self.problem = store_errors.busy(self.path, reason_text(error))
 
     def _load(self, db: sqlite3.Connection, conversation_id: int) -> Conversation | None:
         row = db.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
@@ -331,7 +328,7 @@ class ConversationStore:
         backup = move_aside(self.path, tag, companions=("-wal", "-shm"))
         if backup is None:  # e.g. Windows: another program holds the file open
             log.error("conversation database %s is %s but could not be moved aside", self.path, reason)
-            self.problem = StoreStuckError(self.path, reason, "it is in use or the folder is read-only")
+            self.problem = store_errors.stuck(self.path, reason, "it is in use or the folder is read-only")
             return
         log.warning("conversation database %s moved aside to %s (%s)", self.path, backup, reason)
         self.notice = moved_notice(tag, reason, backup, SCHEMA_VERSION)

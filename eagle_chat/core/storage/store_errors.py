@@ -74,34 +74,37 @@ class StoreError(UserError):
 class StoreBusyError(StoreError):
     """Another program holds the database: EagleChat reads it but queues its writes until it is free."""
 
-    def __init__(self, path, reason: str):
-        super().__init__(
-            "Another program is using your conversation database ({path}: {reason}), so EagleChat cannot "
-            "save right now. What you do meanwhile is kept and written as soon as it is free; nothing was "
-            "moved or changed.", path=path, reason=reason,
-        )
-
 
 class StoreUnavailableError(StoreError):
     """The database cannot even be read (locked exclusively, or not openable): an empty view, retried."""
-
-    def __init__(self, path, reason: str):
-        super().__init__(
-            "EagleChat cannot open your conversation database {path} ({reason}). It tries again every few "
-            "seconds; nothing was moved or changed. Conversations cannot be saved until then.",
-            path=path, reason=reason,
-        )
 
 
 class StoreStuckError(StoreError):
     """The database is damaged but could not be moved aside (on Windows: another program holds it open)."""
 
-    def __init__(self, path, reason: str, move_error: str):
-        super().__init__(
-            "Your conversation database {path} is damaged ({reason}) and could not be set aside "
-            "({move_error}); it was left exactly as it is. Close any program that uses it and restart "
-            "EagleChat.", path=path, reason=reason, move_error=move_error,
-        )
+
+def busy(path, reason: str) -> StoreBusyError:
+    return StoreBusyError(
+        "Another program is using your conversation database ({path}: {reason}), so EagleChat cannot "
+        "save right now. What you do meanwhile is kept and written as soon as it is free; nothing was "
+        "moved or changed.", path=path, reason=reason,
+    )
+
+
+def unavailable(path, reason: str) -> StoreUnavailableError:
+    return StoreUnavailableError(
+        "EagleChat cannot open your conversation database {path} ({reason}). It tries again every few "
+        "seconds; nothing was moved or changed. Conversations cannot be saved until then.",
+        path=path, reason=reason,
+    )
+
+
+def stuck(path, reason: str, move_error: str) -> StoreStuckError:
+    return StoreStuckError(
+        "Your conversation database {path} is damaged ({reason}) and could not be set aside "
+        "({move_error}); it was left exactly as it is. Close any program that uses it and restart "
+        "EagleChat.", path=path, reason=reason, move_error=move_error,
+    )
 
 
 def reason_text(error: BaseException) -> str:

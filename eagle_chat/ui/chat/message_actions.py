@@ -21,6 +21,7 @@ from eagle_chat.core.errors import UserError
 from eagle_chat.core.files import write_text_atomic
 from eagle_chat.core.storage import branches, export
 from eagle_chat.core.storage.conversation import Message
+from eagle_chat.ui.core_text import user_error_text
 
 
 class MessageActions(QObject):
@@ -199,7 +200,7 @@ class MessageActions(QObject):
                                     error=True)
             return False
         except UserError as error:
-            self.window.show_notice(f"{path.name} was not imported: {error}", error=True)
+            self.window.show_notice(f"{path.name} was not imported: {user_error_text(error)}", error=True)
             return False
         self.controller.import_conversation(conversation)
         self.window.statusBar().showMessage(self.tr("Imported “{title}”").format(title=conversation.title), 8000)

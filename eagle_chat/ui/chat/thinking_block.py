@@ -63,7 +63,8 @@ class ThinkingBlocks:
             return ""
         colour = thinking_colour()
         if self.live(message):
-            return f'<p style="color:{colour};"><i>{html.escape(translate("ThinkingBlocks", "Thinking…"))}</i></p>'
+            thinking = translate("ThinkingBlocks", "Thinking…")
+            return f'<p style="color:{colour};"><i>{html.escape(thinking)}</i></p>'
         open_ = message.id in self.expanded or not message.content  # nothing else to show: show the thoughts
         seconds = self.seconds(message)
         if seconds is not None:

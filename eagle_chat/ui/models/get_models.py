@@ -44,6 +44,7 @@ from eagle_chat.core.models.catalog import (
 from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.settings import Settings, load_settings, save_settings
 from eagle_chat.ui import texts, theme
+from eagle_chat.ui.core_text import user_error_text
 from eagle_chat.ui.models.pull_runner import PullRunner
 
 DEFAULT_ENDPOINTS = {"hf": "https://huggingface.co", "modelscope": "https://www.modelscope.cn"}
@@ -108,7 +109,7 @@ class GetModelsDialog(QDialog):
             plan = pulls.plan_pull(entry, source=source, device=device, endpoint=endpoint,
                                      registry=self.registry)
         except UserError as error:
-            self._show_status(str(error), error=True)
+            self._show_status(user_error_text(error), error=True)
             return False
         self._set_busy(True)
         self.progress.setRange(0, 0)

@@ -19,6 +19,7 @@ from eagle_chat.core.acquisition.child_process import signal_process_group
 from eagle_chat.core.acquisition.pulls import PullPlan
 from eagle_chat.core.acquisition.steps import Progress, Step
 from eagle_chat.core.errors import UserError
+from eagle_chat.ui.core_text import user_error_text
 
 KILL_AFTER_MS = 3000
 
@@ -91,14 +92,14 @@ class PullRunner(QObject):
             try:
                 step.prepare()
             except (UserError, OSError) as error:
-                self._end_failed(str(error))
+                self._end_failed(user_error_text(error))
                 return
             self._run(step)
             return
         try:
             pair = self._plan.register()
         except (UserError, OSError) as error:
-            self._end_failed(str(error))
+            self._end_failed(user_error_text(error))
             return
         self._plan = None
         self.sig_finished.emit(pair)
@@ -165,7 +166,7 @@ class PullRunner(QObject):
         try:
             step.finish(code)
         except (UserError, OSError) as error:
-            self._end_failed(str(error))
+            self._end_failed(user_error_text(error))
             return
         self._next_step()
 

@@ -18,6 +18,7 @@ from eagle_chat.core.serving.http import HttpOptions
 from eagle_chat.core.serving.records import RequestRecord
 from eagle_chat.core.serving.requests import Limits
 from eagle_chat.core.serving.server import ApiServer, ServerConfig
+from eagle_chat.ui.core_text import user_error_text
 from eagle_chat.ui.server.bridge import ControllerBackend
 
 LOG_LINES = 200
@@ -86,7 +87,7 @@ class ServerPanel(QObject):
         try:
             url = await server.start()
         except UserError as error:
-            self.window.show_notice(str(error), error=True)
+            self.window.show_notice(user_error_text(error), error=True)
             self._set_checked(False)
             return
         if not self.toggle.isChecked():  # switched off while starting

@@ -1,0 +1,116 @@
+"""Core's user errors shown in the window's language, through a real QTranslator and a .qm built here."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QTranslator
+
+from eagle_chat.core.acquisition.steps import AcquireError
+from eagle_chat.core.errors import UserError
+from eagle_chat.core.models.folders import ModelFolderError, inspect_target
+from eagle_chat.ui import i18n
+from eagle_chat.ui.core_text import user_error_text
+
+TS = """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="{language}">
+<context>
+    <name>core</name>
+    <message>
+        <source>The {{role}} folder {{path}} does not exist.</source>
+        <translation>{{role}} 文件夹 {{path}} 不存在。</translation>
+    </message>
+    <message>
+        <source>Downloading {{repo}} failed: {{detail}}</source>
+        <translation>下载 {{repo}} 失败：{{detail}}</translation>
+    </message>
+    <message>
+        <source>The download was stopped; start it again to resume.</source>
+        <translation>下载已停止；重新开始即可继续。</translation>
+    </message>
+    <message>
+        <source>{{port}} is not a port number (0–65535).</source>
+        <translation>{{prot}} 不是有效的端口号（0–65535）。</translation>
+    </message>
+</context>
+<context>
+    <name>texts</name>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
+"""
+
+
+def _qm(tmp_path: Path, name: str, language: str) -> Path:
+    ts = tmp_path / f"{name}.ts"
+    ts.write_text(TS.format(language=language), encoding="utf-8")
+    qm = ts.with_suffix(".qm")
+    lrelease = Path(sys.executable).with_name("pyside6-lrelease")
+    subprocess.run([str(lrelease), str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=60)
+    return qm
+
+
+@pytest.fixture
+def chinese(qapp, tmp_path):
+    translator = QTranslator()
+    assert translator.load(str(_qm(tmp_path, "core_zh", "zh_CN")))
+    qapp.installTranslator(translator)
+    yield
+    qapp.removeTranslator(translator)
+
+
+def test_a_core_error_is_shown_in_chinese_with_its_values(chinese, tmp_path):
+    with pytest.raises(ModelFolderError) as caught:
+        inspect_target(tmp_path / "missing")  # the real core raise site
+    error = caught.value
+    assert str(error) == f"The target model folder {tmp_path / 'missing'} does not exist."
+    assert user_error_text(error) == f"target model 文件夹 {tmp_path / 'missing'} 不存在。"
+
+
+def test_a_user_error_inside_another_is_translated_too(chinese):
+    inner = UserError("The download was stopped; start it again to resume.")
+    error = AcquireError("Downloading {repo} failed: {detail}", repo="OpenVINO/Qwen3-8B-int4-ov", detail=inner)
+    assert user_error_text(error) == "下载 OpenVINO/Qwen3-8B-int4-ov 失败：下载已停止；重新开始即可继续。"
+    assert str(error) == ("Downloading OpenVINO/Qwen3-8B-int4-ov failed: The download was stopped; start it "
+                          "again to resume.")
+
+
+def test_a_translation_that_cannot_be_filled_falls_back_to_english(chinese):
+    error = UserError("{port} is not a port number (0–65535).", port=70000)
+    assert user_error_text(error) == "70000 is not a port number (0–65535)."
+
+
+def test_without_a_translation_the_english_sentence_shows(qapp):
+    error = UserError("The {role} folder {path} does not exist.", role="draft", path="/x")
+    assert user_error_text(error) == "The draft folder /x does not exist."
+    assert user_error_text(OSError("disk full")) == "disk full"
+
+
+def test_english_gets_its_plural_forms_from_the_app_translation(qapp, tmp_path, monkeypatch):
+    _qm(tmp_path, "eaglechat_en", "en")
+    monkeypatch.setattr(i18n, "translations_dir", lambda: tmp_path)
+    translators = i18n.install_translators(qapp, "en")
+    try:
+        assert len(translators) == 1
+        assert QCoreApplication.translate("texts", "%n token(s)", "", 1) == "1 token"
+        assert QCoreApplication.translate("texts", "%n token(s)", "", 5) == "5 tokens"
+    finally:
+        for translator in translators:
+            qapp.removeTranslator(translator)
+
+
+def test_the_shipped_english_translation_loads(qapp):
+    translators = i18n.install_translators(qapp, "en")
+    try:
+        assert len(translators) == 1, "resources/translations/eaglechat_en.qm did not load"
+    finally:
+        for translator in translators:
+            qapp.removeTranslator(translator)
