@@ -199,6 +199,7 @@ def _gui(report: Report, home: str, args: argparse.Namespace) -> None:
     errors: list[str] = []
     controller = window.controller
     controller.sig_error.connect(errors.append)
+    window.loads.sig_refused.connect(lambda message, _still: errors.append(message))
     seen_loading = controller.state == "loading"
     deadline = started + args.timeout
     while controller.state != "ready" and time.perf_counter() < deadline:
@@ -209,7 +210,11 @@ def _gui(report: Report, home: str, args: argparse.Namespace) -> None:
         time.sleep(0.01)
     state = controller.state
     elapsed = time.perf_counter() - started
-    window.close()
+    window.close()  # closing waits for a reply (the warm start) or a load to end: give it the event loop
+    close_deadline = time.perf_counter() + args.timeout
+    while not window.closer.done and time.perf_counter() < close_deadline:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        time.sleep(0.01)
     app.processEvents()
     report.line(f"main window ({app.platformName()} platform): state {state!r} after {elapsed:.1f} s")
     detail = f" ({errors[-1]})" if errors else ""
