@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from eagle_chat.core.storage.store import ConversationStore
+from eagle_chat.ui.i18n import translate
 
 RETRY_MS = 500
 
@@ -48,7 +49,7 @@ class StoreWatch(QObject):
         if (store.available and not was_available) or store.ids_changed:
             store.ids_changed = False
             self.sig_reload.emit()
-        problem = str(store.problem) if store.problem is not None else ""
+        problem = str(store.problem) if store.problem is not None else ""  # lead: user_error_text(store.problem)
         if problem != self.shown:
             self.shown = problem
             if problem:
@@ -62,4 +63,4 @@ def store_resolved(window) -> None:
     """The database takes writes again: clear the window's notice about it (if it still shows) and say so."""
     if window.notice.text() == window.store_watch.last_problem:
         window.show_notice("")
-    window.statusBar().showMessage(window.tr("Your conversations are saved again."), 8000)
+    window.statusBar().showMessage(translate("StoreWatch", "Your conversations are saved again."), 8000)
