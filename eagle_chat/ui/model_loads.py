@@ -90,7 +90,7 @@ class ModelLoads(QObject):
         w.model_bar.set_draft_available(w.has_draft)
         w.options.set_thinking_supported(bool(info["supports_thinking"]))
         w.options.lock_greedy(w.has_draft)
-        paths = f"{w.model.target_dir}\n{w.model.draft_dir or self.tr('no draft')}"
+        paths = "\n".join((str(w.model.target_dir), str(w.model.draft_dir or self.tr("no draft"))))
         w.model_bar.set_model_text(texts.model_label(w.model), paths)
         k = start_k(w.settings, w.registry, w.model.target_dir, w.model.draft_dir, w.settings.device)
         if k is not None:
