@@ -49,7 +49,7 @@ class StoreWatch(QObject):
         if (store.available and not was_available) or store.ids_changed:
             store.ids_changed = False
             self.sig_reload.emit()
-        problem = str(store.problem) if store.problem is not None else ""
+        problem = str(store.problem) if store.problem is not None else ""  # lead: user_error_text(store.problem)
         if problem != self.shown:
             self.shown = problem
             if problem:
