@@ -215,14 +215,16 @@ class ChatView(QTextBrowser):
             bar.setValue(bar.maximum() if at_end else bar.maximum() - offset)
 
     def _palette_changed(self) -> None:
-        """The theme changed: queue every message drawn in other colours, those in view first, then the
-        rest from the newest up; the reply in flight is drawn whole again at its next update."""
+        """The theme changed: queue every message to be drawn again, those in view first, then the nearer
+        to the view the sooner; the reply in flight is drawn whole again at its next update."""
         self._streamed = None
         top = self.cursorForPosition(QPoint(0, 0)).position()
         bottom = self.cursorForPosition(QPoint(0, self.viewport().height())).position()
-        order = sorted(self._frames.items(), key=lambda item: -item[1].firstPosition())
-        in_view = [m for m, f in order if f.lastPosition() >= top and f.firstPosition() <= bottom]
-        for message_id in in_view + [m for m, _ in order if m not in in_view]:
+
+        def distance(frame) -> int:  # in characters from the part of the document in view (0: in view)
+            return max(frame.firstPosition() - bottom, top - frame.lastPosition(), 0)
+
+        for message_id, _ in sorted(self._frames.items(), key=lambda item: distance(item[1])):
             self._background.add(self._recolour, self._messages[message_id])
 
     def _follow_memory_start(self) -> None:
