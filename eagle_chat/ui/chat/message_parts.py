@@ -102,7 +102,8 @@ def stats_tooltip(message: Message) -> str:
         (translate("message_parts", "Generated / prompt tokens"), f"{s.generated_tokens} / {s.input_tokens}"),
     ]
     if s.thinking_tokens is not None:
-        rows.append((translate("message_parts", "Thinking / answer tokens"), f"{s.thinking_tokens} / {s.answer_tokens}"))
+        rows.append((translate("message_parts", "Thinking / answer tokens"),
+                     f"{s.thinking_tokens} / {s.answer_tokens}"))
     if s.mode == "speculative":
         rows.append((translate("message_parts", "Accepted / drafted"), f"{s.accepted_tokens} / {s.draft_tokens}"))
         if s.acceptance is not None:

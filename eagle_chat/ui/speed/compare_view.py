@@ -50,6 +50,7 @@ from eagle_chat.ui.speed.speed_chart import SpeedChart
 from eagle_chat.ui.speed.speed_demo_offer import SpeedDemoOffer
 
 DEMO_FONT_SCALE = 1.6
+EXACT_PRECISION = "f32"  # where greedy answers of both modes must be identical
 
 
 class CompareView(QWidget):
@@ -130,8 +131,8 @@ class CompareView(QWidget):
     def rerun_f32(self) -> None:
         """Reload the pipeline at f32 (exact comparison), then run again."""
         self._pending_rerun = True
-        self.summary.setText(self.tr("Reloading at {precision} precision…").format(precision="f32"))
-        self.sig_want_precision.emit("f32")
+        self.summary.setText(self.tr("Reloading at {precision} precision…").format(precision=EXACT_PRECISION))
+        self.sig_want_precision.emit(EXACT_PRECISION)
 
     def set_custom_prompts(self, prompts: list[str]) -> None:
         """The presenter's own prompts, after the built-in presets (in the prompt list and as buttons)."""
@@ -225,7 +226,7 @@ class CompareView(QWidget):
         )
         self.comparison = Comparison(self.prompt.currentText(), runs, setup)
         self.summary.setText("\n".join(texts.comparison_lines(self.comparison)))
-        self.f32_button.setVisible(not self.comparison.identical and precision != "f32")
+        self.f32_button.setVisible(not self.comparison.identical and precision != EXACT_PRECISION)
         self.sig_finished.emit(self.comparison)
 
     def _on_draft_free_ready(self, ok: bool, message: str) -> None:
@@ -283,10 +284,10 @@ class CompareView(QWidget):
         self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setObjectName("compareCancelButton")
         self.cancel_button.clicked.connect(self.runner.cancel)
-        self.f32_button = QPushButton(self.tr("Re-run at {precision}").format(precision="f32"))
+        self.f32_button = QPushButton(self.tr("Re-run at {precision}").format(precision=EXACT_PRECISION))
         self.f32_button.setObjectName("compareF32Button")
         self.f32_button.setToolTip(self.tr("Reload at {precision} precision, where greedy answers must be identical")
-                                   .format(precision="f32"))
+                                   .format(precision=EXACT_PRECISION))
         self.f32_button.clicked.connect(self.rerun_f32)
         self.f32_button.setVisible(False)
         self.draft_free_baseline = QCheckBox(self.tr("Draft-free baseline"))

@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from eagle_chat.ui.speed.speed_demo_flow import DEMO_PRECISION
+
 
 class SpeedDemoOffer(QWidget):
     sig_accepted = Signal()
@@ -25,7 +27,7 @@ class SpeedDemoOffer(QWidget):
         self.button.setToolTip(self.tr(
             "The toy model widened to ~50M weights: the same replies, the cost per token of a model where "
             "EAGLE-3 pays off on a CPU. Loaded at {precision} so both modes' answers are identical.")
-            .format(precision="f32"))
+            .format(precision=DEMO_PRECISION))
         self.button.setAccessibleDescription(self.button.toolTip())
         self.button.clicked.connect(self.sig_accepted)
         layout = QHBoxLayout(self)
