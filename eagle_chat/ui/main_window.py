@@ -60,7 +60,7 @@ class MainWindow(QMainWindow):
     ):
         super().__init__()
         self.setObjectName("mainWindow")
-        self.setWindowTitle("EagleChat")
+        self.setWindowTitle("EagleChat")  # i18n: ok (the product's name)
         self.controller = controller
         self.settings = settings
         self.model, self.devices = model, devices
