@@ -77,9 +77,16 @@ def main() -> int:
         pump(lambda n=len(done): len(done) > n)
     window.model_bar.draft_toggle.setChecked(True)
     window.options.max_tokens.setValue(2000)
-    window.prompt.setPlainText(last)
-    window.send()
-    pump(lambda: window.controller.reply is not None and window.controller.reply.tokens > 120, 30)
+    streaming = (lambda: window.controller.reply is not None and window.controller.reply.message is not None
+                 and window.controller.reply.tokens > 120)
+    for attempt, prompt in enumerate((last, last, "Write quicksort in Python and explain its time complexity.")):
+        if attempt:  # the toy model can stop early after a long history: ask again in a new conversation
+            window.new_conversation()
+        window.prompt.setPlainText(prompt)
+        window.send()
+        pump(lambda n=len(done): streaming() or len(done) > n, 30)
+        if streaming():
+            break
     for _ in range(5):
         app.processEvents()
     shot = QGuiApplication.primaryScreen().grabWindow(0)
