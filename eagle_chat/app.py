@@ -80,7 +80,7 @@ def _build_window(args: argparse.Namespace, guard):
     from eagle_chat.core.models.registry import ModelRegistry
     from eagle_chat.core.storage.reply_marker import ReplyMarker
     from eagle_chat.core.storage.store import ConversationStore
-    from eagle_chat.ui import app_log, i18n, texts, theme
+    from eagle_chat.ui import app_log, core_text, i18n, texts, theme
     from eagle_chat.ui.controller import ChatController
     from eagle_chat.ui.main_window import MainWindow
     from eagle_chat.ui.speed.npu_tree_hint import NpuTreeHint
@@ -113,7 +113,7 @@ def _build_window(args: argparse.Namespace, guard):
     marker = ReplyMarker(paths.reply_marker_file())
     crashed = marker.take()  # facts of a reply the last run died in the middle of, or None
     store = ConversationStore(paths.database_file())
-    for notice in (store.notice, store.problem and str(store.problem)):
+    for notice in (store.notice, store.problem and core_text.user_error_text(store.problem)):
         if notice:
             notices.append(notice)
     if crashed is not None:
@@ -147,7 +147,7 @@ def _build_window(args: argparse.Namespace, guard):
         offer = crashed is not None and crashed.get("prefix_cache") and settings.prefix_cache
         action = (i18n.translate("texts", texts.PREFIX_CACHE_OFF), lambda: window.set_prefix_cache(False))
         window.show_notice("\n".join(notices), action=action if offer else None)
-    window.store_watch.shown = str(store.problem) if store.problem else ""
+    window.store_watch.shown = core_text.user_error_text(store.problem) if store.problem else ""
     window.start(device=device)
     return window
 
