@@ -22,7 +22,7 @@ from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.measure.preflight import Check
 from eagle_chat.core.models import speed_demo
 from eagle_chat.core.models.choice import ModelChoice
-from eagle_chat.ui import demo_texts, texts
+from eagle_chat.ui import demo_texts, i18n, texts
 from tests.ui.test_texts import _comparison
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,15 +135,16 @@ def test_stats_plurals_and_demo_sentences_come_out_in_chinese_with_their_numbers
     assert label == "Qwen（t + d） — 内置的玩具级模型对" and label.split(" — ")[0] == "Qwen（t + d）"
 
 
-def test_without_a_translator_the_sentences_are_the_english_ones(qapp):
+def test_in_english_the_sentences_are_the_english_ones_with_their_plural_forms(qapp):
+    i18n.apply_language(qapp, "en")  # as the window does: English plural forms only
     assert texts.stats_summary(_stats()) == (
         "speculative · 900.0 tok/s · TTFT 5 ms · 10 tokens · K=4 · 2.50 tok/step · acceptance 76% · 2 runs")
     lines = texts.comparison_lines(_comparison([100.0, 110.0, 90.0], [250.0, 240.0, 260.0], precision="f32"))
     assert lines[0] == "Speed-up ×2.50: EAGLE-3 was faster in every one of 3 runs per mode"
-    assert "; 3 run(s) per mode in alternating order, after 2 uncounted warm-up run(s) of up to " in lines[1]
+    assert "; 3 runs per mode in alternating order, after 2 uncounted warm-up runs of up to " in lines[1]
     assert demo_texts.check_line(SCREEN) == ("Screen 1280×720 is smaller than the large type needs (1600×900): use "
                                              "a larger display or lower the display scaling.")
-    assert demo_texts.check_line(CACHE) == "Compiled-model cache in place (3 blob(s), 12.0 MB). This load took 1.2 s, from the cache."
+    assert demo_texts.check_line(CACHE) == "Compiled-model cache in place (3 blobs, 12.0 MB). This load took 1.2 s, from the cache."
     assert demo_texts.fix_label("tune") == "&Tune now"
     assert texts.acceptance_caption(_record(), 4) == "2 steps · mean 0.50 of 4 accepted · 2.00 tokens/step"
     assert texts.interrupted_notice(1).startswith("1 reply was cut off when EagleChat last closed;")
