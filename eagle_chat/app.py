@@ -80,7 +80,7 @@ def _build_window(args: argparse.Namespace, guard):
     from eagle_chat.core.models.registry import ModelRegistry
     from eagle_chat.core.storage.reply_marker import ReplyMarker
     from eagle_chat.core.storage.store import ConversationStore
-    from eagle_chat.ui import app_log, i18n, texts, theme
+    from eagle_chat.ui import app_log, core_text, i18n, texts, theme
     from eagle_chat.ui.controller import ChatController
     from eagle_chat.ui.main_window import MainWindow
     from eagle_chat.ui.speed.npu_tree_hint import NpuTreeHint
@@ -97,12 +97,12 @@ def _build_window(args: argparse.Namespace, guard):
     if args.model is not None:
         target, draft = str(args.model.resolve()), str(args.draft.resolve()) if args.draft else None
     elif args.draft is not None:
-        notices.append("--draft was given without --model; the saved model is used.")
+        notices.append(texts.draft_without_model_notice())
     device = args.device or settings.device
     devices = list_devices()
     reasons = device_choices(devices)
     if reasons.get(device) is not None:
-        notices.append(f"{device} is not available here ({reasons[device]}); using CPU.")
+        notices.append(texts.device_unavailable_notice(device, reasons[device]))
         device = "CPU"
 
     registry = ModelRegistry()
@@ -113,16 +113,13 @@ def _build_window(args: argparse.Namespace, guard):
     marker = ReplyMarker(paths.reply_marker_file())
     crashed = marker.take()  # facts of a reply the last run died in the middle of, or None
     store = ConversationStore(paths.database_file())
-    for notice in (store.notice, store.problem and str(store.problem)):
+    for notice in (store.notice, store.problem and core_text.user_error_text(store.problem)):
         if notice:
             notices.append(notice)
     if crashed is not None:
         notices.append(texts.crash_notice(crashed, store.recovered_interrupted))
     elif store.recovered_interrupted:
-        notices.append(
-            f"{store.recovered_interrupted} reply was cut off when EagleChat last closed; "
-            "its text so far is kept and marked interrupted."
-        )
+        notices.append(texts.interrupted_notice(store.recovered_interrupted))
     controller = ChatController(store, marker=marker)
     try:
         window = MainWindow(
@@ -148,9 +145,9 @@ def _build_window(args: argparse.Namespace, guard):
     window.closer.sig_closed.connect(logs.uninstall)
     if notices:
         offer = crashed is not None and crashed.get("prefix_cache") and settings.prefix_cache
-        window.show_notice("\n".join(notices), action=(texts.PREFIX_CACHE_OFF, lambda: window.set_prefix_cache(False))
-                           if offer else None)
-    window.store_watch.shown = str(store.problem) if store.problem else ""
+        action = (i18n.translate("texts", texts.PREFIX_CACHE_OFF), lambda: window.set_prefix_cache(False))
+        window.show_notice("\n".join(notices), action=action if offer else None)
+    window.store_watch.shown = core_text.user_error_text(store.problem) if store.problem else ""
     window.start(device=device)
     return window
 

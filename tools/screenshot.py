@@ -2,10 +2,14 @@
 
     xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py docs/screenshot.png
     xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py --drafted docs/drafted-tokens.png
+    xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py --lang zh_CN docs/screenshot-zh.png
+    xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py --theme dark docs/screenshot-dark.png
 
 Runs on the bundled tiny pair in a throw-away EAGLE_CHAT_HOME: one EAGLE-3 reply, one baseline reply,
 then grabs the screen while a third reply streams. ``--drafted``: one EAGLE-3 reply with "Show drafted
-tokens" on, the acceptance tab in view and the mouse's tooltip over a drafted stretch.
+tokens" on, the acceptance tab in view and the mouse's tooltip over a drafted stretch. ``--lang zh_CN``
+and ``--theme dark`` start the window in that language or theme (saved in the throw-away home's
+settings, as View → Language / Theme would), with prompts in Chinese or a code block to colour.
 """
 
 from __future__ import annotations
@@ -20,10 +24,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main() -> int:
-    args = [a for a in sys.argv[1:] if a != "--drafted"]
-    drafted = "--drafted" in sys.argv[1:]
+    argv = sys.argv[1:]
+    options = {}
+    for flag in ("--lang", "--theme"):
+        if flag in argv:
+            i = argv.index(flag)
+            options[flag] = argv[i + 1]
+            del argv[i:i + 2]
+    args = [a for a in argv if a != "--drafted"]
+    drafted = "--drafted" in argv
     out = Path(args[0] if args else "docs/screenshot.png")
     os.environ["EAGLE_CHAT_HOME"] = tempfile.mkdtemp(prefix="eagle-shot-")
+    if options:
+        from eagle_chat import paths
+        from eagle_chat.settings import Settings, save_settings
+
+        save_settings(Settings(language=options.get("--lang"), theme=options.get("--theme", "system")),
+                      paths.settings_file())
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
@@ -46,24 +63,38 @@ def main() -> int:
     if drafted:
         return drafted_shot(window, app, pump, done, out)
     window.options.max_tokens.setValue(160)
-    for prompt, speculative in [("Write a Python function that reverses a string.", True),
-                                ("Write a Python function that reverses a string.", False)]:
+    first = "Write a Python function that reverses a string."
+    last = "Write quicksort in Python and explain its time complexity."
+    if options.get("--lang", "").startswith("zh"):
+        first, last = "请用 Python 写一个反转字符串的函数。", "请用 Python 写一个快速排序，并解释时间复杂度。"
+    elif options.get("--theme") == "dark":  # a code block in the conversation, coloured by the dark style
+        first = "What does this do?\n\n```python\ndef reverse(s: str) -> str:\n    # slicing with a step of -1\n" \
+                "    return s[::-1]\n\nprint(reverse(\"EagleChat\"))\n```"
+    for prompt, speculative in [(first, True), (first, False)]:
         window.model_bar.draft_toggle.setChecked(speculative)
         window.prompt.setPlainText(prompt)
         window.send()
         pump(lambda n=len(done): len(done) > n)
     window.model_bar.draft_toggle.setChecked(True)
     window.options.max_tokens.setValue(2000)
-    window.prompt.setPlainText("Write quicksort in Python and explain its time complexity.")
-    window.send()
-    pump(lambda: window.controller.reply is not None and window.controller.reply.tokens > 120, 30)
+    streaming = (lambda: window.controller.reply is not None and window.controller.reply.message is not None
+                 and window.controller.reply.tokens > 120)
+    for attempt, prompt in enumerate((last, last, "Write quicksort in Python and explain its time complexity.")):
+        if attempt:  # the toy model can stop early after a long history: ask again in a new conversation
+            window.new_conversation()
+        window.prompt.setPlainText(prompt)
+        window.send()
+        pump(lambda n=len(done): streaming() or len(done) > n, 30)
+        if streaming():
+            break
     for _ in range(5):
         app.processEvents()
     shot = QGuiApplication.primaryScreen().grabWindow(0)
     out.parent.mkdir(parents=True, exist_ok=True)
     shot.copy(0, 0, 1440, 900).save(str(out))
     window.controller.stop()
-    window.close()
+    window.close()  # asynchronous: the reply (or warm start) stops first
+    pump(lambda: window.closer.done, 60)
     print(f"saved {out} ({out.stat().st_size} bytes)")
     return 0
 
@@ -98,7 +129,8 @@ def drafted_shot(window, app, pump, done, out: Path) -> int:
     shot = QGuiApplication.primaryScreen().grabWindow(0)
     out.parent.mkdir(parents=True, exist_ok=True)
     shot.copy(0, 0, 1440, 900).save(str(out))
-    window.close()
+    window.close()  # asynchronous: the reply (or warm start) stops first
+    pump(lambda: window.closer.done, 60)
     print(f"saved {out} ({out.stat().st_size} bytes)")
     return 0
 

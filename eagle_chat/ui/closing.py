@@ -14,14 +14,20 @@ import logging
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QTimer, Signal, Slot
 
 from eagle_chat.ui import texts
+from eagle_chat.ui.i18n import translate
 
 log = logging.getLogger(__name__)
 
 CLOSE_DEADLINE_S = 10.0
 POLL_MS = 20
+
+# What a close waits for: English in ``waited_for`` and the log, translated in the window's notice.
+WAITING_REPLY = QT_TRANSLATE_NOOP("WindowCloser", "the reply stops")
+WAITING_LOAD = QT_TRANSLATE_NOOP("WindowCloser", "the model finishes loading (OpenVINO cannot stop a load)")
+WAITING_DEMO_PAIR = QT_TRANSLATE_NOOP("WindowCloser", "the speed-demo pair is built")
 
 
 class WindowCloser(QObject):
@@ -55,7 +61,8 @@ class WindowCloser(QObject):
         event.ignore()
         if not self._timer.isActive():
             bound = self.deadline_s if self.hard_exit is not None else None
-            self._window.show_notice(texts.closing_text(self.waited_for, bound))
+            waiting = [translate("WindowCloser", what) for what in self.waited_for]
+            self._window.show_notice(texts.closing_text(waiting, bound))
             self._timer.start()
 
     def _begin(self) -> None:
@@ -78,11 +85,11 @@ class WindowCloser(QObject):
         w = self._window
         running = []
         if w.controller.reply is not None:
-            running.append("the reply stops")
+            running.append(WAITING_REPLY)
         if w.controller.state == "loading":
-            running.append("the model finishes loading (OpenVINO cannot stop a load)")
+            running.append(WAITING_LOAD)
         if w.models_menu.is_building():
-            running.append("the speed-demo pair is built")
+            running.append(WAITING_DEMO_PAIR)
         return running
 
     def _all_stopped(self) -> bool:

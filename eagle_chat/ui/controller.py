@@ -117,8 +117,8 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         ``sig_load_failed``. Refused (None) while a reply runs or another load is under way."""
         self._preempt_background()
         if self.reply is not None or self.state == "loading" or self._shut_down:
-            self.sig_error.emit("Wait for the reply to finish (or stop it) before loading another model."
-                                if self.reply is not None else "A model is loading; wait for it first.")
+            self.sig_error.emit(self.tr("Wait for the reply to finish (or stop it) before loading another model.")
+                                if self.reply is not None else self.tr("A model is loading; wait for it first."))
             return None
         self._load_id = next(self._load_ids)
         self._set_state("loading")
@@ -130,7 +130,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         if not self._can_generate():
             return False
         if not text.strip():
-            self.sig_error.emit("The message is empty; type something to send.")
+            self.sig_error.emit(self.tr("The message is empty; type something to send."))
             return False
         if self.conversation is None:
             self.new_conversation()
@@ -190,7 +190,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._thread.wait()
         for reply in self._replies():
             if reply.job is not None:
-                reply.job.on_failed("The server is shutting down.", status=503)
+                reply.job.on_failed("The server is shutting down.", status=503)  # protocol text: English
             self._save_partial(reply, status="stopped")
         self.reply, self.queue = None, collections.deque()
         mark_ended(self.marker)
@@ -267,8 +267,9 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             self.store.update_conversation(self.conversation)
         self.sig_reply_finished.emit(message, result)
 
-    @Slot(int, str)
-    def _on_failed(self, request_id: int, error: str) -> None:
+    @Slot(int, str, str)
+    def _on_failed(self, request_id: int, error: str, shown: str) -> None:
+        """``error`` in English (the API's protocol text, its HTTP status); ``shown`` in the user's language."""
         reply = self._end_reply(request_id)
         if reply is None:
             return
@@ -276,13 +277,13 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             reply.job.on_failed(error, status=failure_status(error))
             self.sig_job_finished.emit(request_id, None)
             return
-        self.sig_error.emit(error)
+        self.sig_error.emit(shown)
         if reply.message is None:
             self.sig_ephemeral_finished.emit(request_id, None)
             return
         reply.live.apply()
         reply.message.status = "failed"
-        reply.message.error = error
+        reply.message.error = shown  # the chat shows it under the reply
         self.store.update_message(reply.message)
         self.sig_reply_finished.emit(reply.message, None)
 

@@ -66,7 +66,7 @@ class ModelBar(QWidget):
         self.choose_button.setText(self.tr("Models…"))
         self.choose_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.choose_button.setToolTip(translate("ModelBar", self.CHOOSE_TIP))
-        self.draft_toggle = QPushButton("EAGLE-3")
+        self.draft_toggle = QPushButton("EAGLE-3")  # i18n: ok (a method's name)
         self.draft_toggle.setObjectName("draftToggle")
         self.draft_toggle.setAccessibleName(self.tr("Speculative decoding"))
         self.draft_toggle.setCheckable(True)

@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog
 
 from eagle_chat.core.storage.conversation import Conversation
+from eagle_chat.ui.i18n import translate
 from eagle_chat.ui.speed.speed_chart import SpeedChart
 
 STAT_FIELDS = (
@@ -68,14 +69,17 @@ def export_conversation(conversation: Conversation, folder: Path, *, chart: Spee
 def export_from_window(window, folder: str | None = None) -> list[Path]:
     """Conversation > Export: ask for a folder (unless given), write there, say what was written — or, when
     the folder cannot be written, why (logged, with the log's path)."""
-    folder = folder or QFileDialog.getExistingDirectory(window, "Export this conversation's stats to…")
+    folder = folder or QFileDialog.getExistingDirectory(
+        window, translate("exporters", "Export this conversation's stats to…"))
     if not folder:
         return []
     try:
         written = window.export_conversation_stats(Path(folder))
     except OSError as error:
-        window.failures.report(f"The stats could not be exported to {folder} ({error.strerror or error}); "
-                               "choose a folder you can write to.", error)
+        window.failures.report(translate(
+            "exporters", "The stats could not be exported to {folder} ({reason}); choose a folder you can write to."
+        ).format(folder=folder, reason=error.strerror or error), error)
         return []
-    window.statusBar().showMessage("Exported " + ", ".join(p.name for p in written), 8000)
+    window.statusBar().showMessage(
+        translate("exporters", "Exported {files}").format(files=", ".join(p.name for p in written)), 8000)
     return written

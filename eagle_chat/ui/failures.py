@@ -40,13 +40,14 @@ class FailureReporter(QObject):
     def report_exception(self, kind, error: BaseException, tb) -> None:
         """An uncaught exception (from ``sys.excepthook``; already logged there)."""
         if isinstance(error, UserError):
-            sentence = str(error)
+            sentence = str(error)  # lead: user_error_text(error)
         else:
-            sentence = f"Something went wrong ({kind.__name__}: {error}). EagleChat keeps running."
+            sentence = self.tr("Something went wrong ({kind}: {error}). EagleChat keeps running.").format(
+                kind=kind.__name__, error=error)
         self._emit(sentence, [sentence, "".join(traceback.format_exception(kind, error, tb))])
 
     def _emit(self, sentence: str, details: list[str]) -> None:
-        where = f" Details are in the log: {self.log_path}" if self.log_path else ""
+        where = self.tr(" Details are in the log: {path}").format(path=self.log_path) if self.log_path else ""
         details.append(
             f"EagleChat on Python {sys.version.split()[0]}, {platform.platform()}; log: {self.log_path}"
         )

@@ -60,7 +60,7 @@ class MainWindow(QMainWindow):
     ):
         super().__init__()
         self.setObjectName("mainWindow")
-        self.setWindowTitle("EagleChat")
+        self.setWindowTitle("EagleChat")  # i18n: ok (the product's name)
         self.controller = controller
         self.settings = settings
         self.model, self.devices = model, devices
@@ -214,7 +214,7 @@ class MainWindow(QMainWindow):
     def _on_reply_started(self, request_id: int, mode: str, settings: GenerationSettings) -> None:
         if self.controller.reply is None or self.controller.reply.message is None:
             return  # comparisons and tuning chart in their own windows
-        self.chart.begin(request_id, mode, "EAGLE-3" if mode == "speculative" else "baseline")
+        self.chart.begin(request_id, mode)  # the chart names the line: "EAGLE-3", or "baseline" translated
 
     def _on_device_changed(self, kind: str) -> None:
         if kind != self.settings.device:

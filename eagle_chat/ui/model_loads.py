@@ -51,7 +51,8 @@ class ModelLoads(QObject):
         reason = texts.busy_reason(w.controller.state)
         if reason is not None:
             self._put_controls_back()
-            self.sig_refused.emit(f"{reason} Nothing was changed.", w.controller.loaded is not None)
+            self.sig_refused.emit(self.tr("{reason} Nothing was changed.").format(reason=reason),
+                                  w.controller.loaded is not None)
             return False
         load_id = w.controller.load(w.pipeline_spec(candidate.model, candidate.device, candidate.precision,
                                                     candidate.prefix_cache))
@@ -89,12 +90,13 @@ class ModelLoads(QObject):
         w.model_bar.set_draft_available(w.has_draft)
         w.options.set_thinking_supported(bool(info["supports_thinking"]))
         w.options.lock_greedy(w.has_draft)
-        paths = f"{w.model.target_dir}\n{w.model.draft_dir or 'no draft'}"
+        paths = "\n".join((str(w.model.target_dir), str(w.model.draft_dir or self.tr("no draft"))))
         w.model_bar.set_model_text(texts.model_label(w.model), paths)
         k = start_k(w.settings, w.registry, w.model.target_dir, w.model.draft_dir, w.settings.device)
         if k is not None:
             w.model_bar.k_slider.setValue(clamp_k(k))
-        w.statusBar().showMessage(f"Loaded in {info['load_time_ms'] / 1000:.1f} s", 5000)
+        w.statusBar().showMessage(self.tr("Loaded in {seconds:.1f} s").format(seconds=info["load_time_ms"] / 1000),
+                                  5000)
         w.show_state()
         self.sig_committed.emit(request, info)
 
@@ -107,10 +109,11 @@ class ModelLoads(QObject):
         self._put_controls_back()
         w = self._window
         if still_loaded:
-            message += f" {texts.model_label(w.model)} is still loaded and answers as before."
+            message = self.tr("{reason} {model} is still loaded and answers as before.").format(
+                reason=message, model=texts.model_label(w.model))
         else:
-            message += " No model is loaded: choose one in Models…."
-            w.model_bar.set_model_text("No model loaded", message)
+            message = self.tr("{reason} No model is loaded: choose one in Models….").format(reason=message)
+            w.model_bar.set_model_text(self.tr("No model loaded"), message)
         w.show_state()
         self.sig_refused.emit(message, still_loaded)
 

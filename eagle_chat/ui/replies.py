@@ -11,7 +11,8 @@ from eagle_chat.core.generation.metrics import RateMeter
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.storage.conversation import Message
 
-# What the engine and the worker start a failure's sentence with when the fault is theirs, not the request's.
+# What the engine and the worker start a failure's *English* sentence with when the fault is theirs, not the
+# request's (the worker sends the window a translated one besides: see GenerationWorker.sig_failed).
 SERVER_FAULT_PREFIX = "Generation failed"
 
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.storage.conversation import Message
 from eagle_chat.ui.branching import LiveReply
+from eagle_chat.ui.i18n import translate
 from eagle_chat.ui.replies import ReplyInFlight, mark_ended, mark_started
 
 
@@ -48,12 +49,12 @@ class RequestQueue:
             return False
         self._preempt_background()
         if any(reply.job is None for reply in self._replies()):  # API requests only wait their turn
-            self.sig_error.emit("A reply is still being generated; stop it first.")
+            self.sig_error.emit(translate("RequestQueue", "A reply is still being generated; stop it first."))
             return False
         if self.state not in ("ready", "generating"):
             self.sig_error.emit(
-                "The model is still loading; wait a moment." if self.state == "loading"
-                else "No model is loaded. Choose a model folder first."
+                translate("RequestQueue", "The model is still loading; wait a moment.") if self.state == "loading"
+                else translate("RequestQueue", "No model is loaded. Choose a model folder first.")
             )
             return False
         return True

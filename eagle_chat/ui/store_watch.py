@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from eagle_chat.core.storage.store import ConversationStore
+from eagle_chat.ui.core_text import user_error_text
 from eagle_chat.ui.i18n import translate
 
 RETRY_MS = 500
@@ -49,7 +50,7 @@ class StoreWatch(QObject):
         if (store.available and not was_available) or store.ids_changed:
             store.ids_changed = False
             self.sig_reload.emit()
-        problem = str(store.problem) if store.problem is not None else ""
+        problem = user_error_text(store.problem) if store.problem is not None else ""
         if problem != self.shown:
             self.shown = problem
             if problem:

@@ -32,6 +32,7 @@ class Colours:
     user_role: str
     assistant_role: str
     warning: str  # e.g. "(stopped)" after a role name
+    danger: str  # error text on the page itself, e.g. why a reply failed, under it in the chat
     speculative: str  # chart series and accents for EAGLE-3
     baseline: str
     other_series: str
@@ -46,7 +47,7 @@ LIGHT = Colours(
     dark=False, text="#111827", muted="#4b5563", faint="#6b7280",
     notice_background="#fef3c7", notice_text="#451a03", error_background="#fee2e2", error_text="#7f1d1d",
     code_background="#f3f4f6", code_text="#111827", user_role="#1d4ed8", assistant_role="#047857",
-    warning="#92400e", speculative="#059669", baseline="#6b7280", other_series="#2563eb",
+    warning="#92400e", danger="#b91c1c", speculative="#059669", baseline="#6b7280", other_series="#2563eb",
     api_speculative="#7c3aed", api_baseline="#c026d3", draft_tint="#10b981", draft_tint_alpha=64,
     pygments_style="default",
 )
@@ -54,7 +55,7 @@ DARK = Colours(
     dark=True, text="#f3f4f6", muted="#c4c9d1", faint="#9ca3af",
     notice_background="#422006", notice_text="#fde68a", error_background="#450a0a", error_text="#fecaca",
     code_background="#1f2937", code_text="#e5e7eb", user_role="#93c5fd", assistant_role="#6ee7b7",
-    warning="#fcd34d", speculative="#34d399", baseline="#9ca3af", other_series="#60a5fa",
+    warning="#fcd34d", danger="#f87171", speculative="#34d399", baseline="#9ca3af", other_series="#60a5fa",
     api_speculative="#a78bfa", api_baseline="#e879f9", draft_tint="#10b981", draft_tint_alpha=84,
     pygments_style="monokai",
 )

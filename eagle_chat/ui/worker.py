@@ -49,8 +49,9 @@ class GenerationWorker(QObject):
     text: request id and a tuple of (tokens, drafted_chars, own_chars)."""
     sig_finished = Signal(int, object)
     """A reply ended (completed or stopped): request id and the GenerationResult."""
-    sig_failed = Signal(int, str)
-    """A reply failed: request id and a sentence for the user."""
+    sig_failed = Signal(int, str, str)
+    """A reply failed: request id, the English sentence (API clients, the log, the HTTP status) and the one the
+    window shows (in the user's language)."""
     sig_draft_free_loaded = Signal(bool, str)
     """The draft-free reference pipeline for comparisons: loaded (True) or not, and why not."""
 
@@ -67,7 +68,7 @@ class GenerationWorker(QObject):
             if not isinstance(spec, RemoteSpec):
                 plan_load(spec)
         except UserError as error:  # a bad folder: the running pipeline was never touched
-            self.sig_load_failed.emit(load_id, str(error), self._info(self._engine))
+            self.sig_load_failed.emit(load_id, str(error), self._info(self._engine))  # lead: user_error_text
             return
         previous = self._engine.spec if self._engine is not None else None
         self._release()  # two large models at once would not fit: release, then build
@@ -77,7 +78,8 @@ class GenerationWorker(QObject):
         except Exception as error:  # an unexpected OpenVINO/driver error must not kill the thread
             if not isinstance(error, UserError):
                 log.exception("loading %s failed", spec)
-            message = str(error) if isinstance(error, UserError) else f"Loading failed unexpectedly: {error}"
+            message = str(error) if isinstance(error, UserError) \
+                else self.tr("Loading failed unexpectedly: {error}").format(error=error)
             self.sig_load_failed.emit(load_id, message, self._info(self._restore(previous)))
             return
         self._engine = engine
@@ -111,7 +113,7 @@ class GenerationWorker(QObject):
         """Load the current target again without its draft: plain decoding exactly as LLMPipeline does it,
         the fair reference for a comparison. Costs a second copy of the model in memory."""
         if self._engine is None:
-            self.sig_draft_free_loaded.emit(False, "No model is loaded yet.")
+            self.sig_draft_free_loaded.emit(False, self.tr("No model is loaded yet."))
             return
         if self._draft_free is None:
             try:
@@ -133,13 +135,14 @@ class GenerationWorker(QObject):
     ) -> None:
         engine = self._draft_free if draft_free else self._engine
         if draft_free and engine is None:
-            self.sig_failed.emit(request_id, "The draft-free reference pipeline is not loaded.")
+            self.sig_failed.emit(request_id, "The draft-free reference pipeline is not loaded.",
+                                 self.tr("The draft-free reference pipeline is not loaded."))
             return
         if engine is None:
-            self.sig_failed.emit(request_id, "No model is loaded yet.")
+            self.sig_failed.emit(request_id, "No model is loaded yet.", self.tr("No model is loaded yet."))
             return
         if stop.is_set():  # stopped while queued
-            self.sig_failed.emit(request_id, "Stopped before it started.")
+            self.sig_failed.emit(request_id, "Stopped before it started.", self.tr("Stopped before it started."))
             return
 
         batch = _ChunkBatcher(lambda text, tokens, t: self.sig_chunk.emit(request_id, text, tokens, t),
@@ -148,12 +151,14 @@ class GenerationWorker(QObject):
             result = engine.generate(messages, settings, on_chunk=batch.add, stop=stop)
         except EngineError as error:
             batch.flush()
-            self.sig_failed.emit(request_id, str(error))
+            self.sig_failed.emit(request_id, str(error), str(error))  # lead: shown = user_error_text(error)
             return
         except Exception as error:
             log.exception("generation failed")
             batch.flush()
-            self.sig_failed.emit(request_id, f"Generation failed unexpectedly: {error}")
+            # English first: replies.SERVER_FAULT_PREFIX makes it an HTTP 500 for an API client
+            self.sig_failed.emit(request_id, f"Generation failed unexpectedly: {error}",
+                                 self.tr("Generation failed unexpectedly: {error}").format(error=error))
             return
         batch.flush()
         self.sig_finished.emit(request_id, result)

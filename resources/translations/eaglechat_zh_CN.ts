@@ -44,6 +44,173 @@
     </message>
 </context>
 <context>
+    <name>ChatController</name>
+    <message>
+        <source>Wait for the reply to finish (or stop it) before loading another model.</source>
+        <translation>请等待回复完成（或停止回复）后再加载其他模型。</translation>
+    </message>
+    <message>
+        <source>A model is loading; wait for it first.</source>
+        <translation>模型正在加载，请先等待加载完成。</translation>
+    </message>
+    <message>
+        <source>The message is empty; type something to send.</source>
+        <translation>消息为空，请输入内容后再发送。</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>EagleChat — baseline vs EAGLE-3</source>
+        <translation>EagleChat — 基线与 EAGLE-3 对比</translation>
+    </message>
+    <message>
+        <source>Type or pick a prompt to compare.</source>
+        <translation>请输入或选择一个提示词进行对比。</translation>
+    </message>
+    <message>
+        <source>Load a model with an EAGLE-3 draft to compare.</source>
+        <translation>请先加载带 EAGLE-3 草稿模型的模型，再进行对比。</translation>
+    </message>
+    <message>
+        <source>Loading a draft-free copy of the model for the baseline…</source>
+        <translation>正在为基线加载一份不带草稿模型的模型副本…</translation>
+    </message>
+    <message>
+        <source>Warming up both modes (not counted)…</source>
+        <translation>正在预热两种模式（不计入结果）…</translation>
+    </message>
+    <message>
+        <source>The model is busy; try again when the reply has finished.</source>
+        <translation>模型正忙；请在回复结束后重试。</translation>
+    </message>
+    <message>
+        <source>Reloading at {precision} precision…</source>
+        <translation>正在以 {precision} 精度重新加载…</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Warming up {mode} (not counted)…</source>
+        <translation>正在预热 {mode}（不计入结果）…</translation>
+    </message>
+    <message>
+        <source>Run {run} of {runs}: {mode}…</source>
+        <translation>第 {run} 次，共 {runs} 次：{mode}…</translation>
+    </message>
+    <message>
+        <source>The comparison did not finish.</source>
+        <translation>对比未完成。</translation>
+    </message>
+    <message>
+        <source>Could not load the draft-free copy: {reason}</source>
+        <translation>无法加载不带草稿模型的副本：{reason}</translation>
+    </message>
+    <message>
+        <source>Export the comparison to…</source>
+        <translation>将对比结果导出到…</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the items of a list</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Exported: {files}</source>
+        <translation>已导出：{files}</translation>
+    </message>
+    <message>
+        <source>Prompt to compare</source>
+        <translation>要对比的提示词</translation>
+    </message>
+    <message>
+        <source>× </source>
+        <comment>before the number of runs per mode</comment>
+        <translation>× </translation>
+    </message>
+    <message>
+        <source>Runs per mode</source>
+        <translation>每种模式的运行次数</translation>
+    </message>
+    <message>
+        <source>Counted runs per mode, after an uncounted warm-up of each; the summary shows medians and min–max, and calls a difference only when the ranges do not overlap</source>
+        <translation>每种模式计入结果的运行次数（每种模式先预热一次，不计入）；摘要显示中位数和最小–最大值，只有范围不重叠时才判定存在差异</translation>
+    </message>
+    <message>
+        <source>Run comparison (F5)</source>
+        <translation>运行对比 (F5)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Re-run at {precision}</source>
+        <translation>以 {precision} 重新运行</translation>
+    </message>
+    <message>
+        <source>Reload at {precision} precision, where greedy answers must be identical</source>
+        <translation>以 {precision} 精度重新加载，此时贪心解码的回答必须完全相同</translation>
+    </message>
+    <message>
+        <source>Draft-free baseline</source>
+        <translation>无草稿基线</translation>
+    </message>
+    <message>
+        <source>Run the baseline on a second copy of the model loaded without its draft — plain decoding exactly as a plain LLMPipeline does it. Costs the memory of a second copy. Off: the baseline runs on the same pipeline with 0 draft tokens (measured 0.86x the speed of a draft-free pipeline on the tiny pair), so the speed-up shown is a little higher.</source>
+        <translation>在不带草稿模型加载的第二份模型副本上运行基线——与普通 LLMPipeline 完全相同的普通解码。需要多占用一份副本的内存。关闭时：基线在同一管线上以 0 个草稿 token 运行（在微型模型对上实测为无草稿管线速度的 0.86x），因此显示的加速会略高一些。</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Show drafted tokens</source>
+        <translation>显示草稿 token</translation>
+    </message>
+    <message>
+        <source>Tint the EAGLE-3 answer&apos;s text that came from accepted draft tokens</source>
+        <translation>为 EAGLE-3 回答中来自被接受草稿 token 的文本着色</translation>
+    </message>
+    <message>
+        <source>Baseline (plain decoding)</source>
+        <translation>基线（普通解码）</translation>
+    </message>
+    <message>
+        <source>EAGLE-3 speculative decoding</source>
+        <translation>EAGLE-3 投机解码</translation>
+    </message>
+    <message>
+        <source>{title}: answer</source>
+        <translation>{title}：回答</translation>
+    </message>
+    <message>
+        <source>Pick a prompt and run the comparison.</source>
+        <translation>选择一个提示词并运行对比。</translation>
+    </message>
+    <message>
+        <source>Run the comparison</source>
+        <translation>运行对比</translation>
+    </message>
+    <message>
+        <source>Full screen with large type on or off</source>
+        <translation>打开或关闭全屏大字显示</translation>
+    </message>
+    <message>
+        <source>Cancel the run; with none running, leave full screen</source>
+        <translation>取消正在进行的运行；没有运行时退出全屏</translation>
+    </message>
+</context>
+<context>
     <name>Composer</name>
     <message>
         <source>Cancel</source>
@@ -130,6 +297,40 @@
     <message>
         <source>Delete “{title}” and all its messages?</source>
         <translation>删除“{title}”及其所有消息？</translation>
+    </message>
+</context>
+<context>
+    <name>FailureReporter</name>
+    <message>
+        <source>Something went wrong ({kind}: {error}). EagleChat keeps running.</source>
+        <translation>出现问题（{kind}：{error}）。EagleChat 会继续运行。</translation>
+    </message>
+    <message>
+        <source> Details are in the log: {path}</source>
+        <translation>详细信息见日志：{path}</translation>
+    </message>
+</context>
+<context>
+    <name>GenerationWorker</name>
+    <message>
+        <source>Loading failed unexpectedly: {error}</source>
+        <translation>加载意外失败：{error}</translation>
+    </message>
+    <message>
+        <source>No model is loaded yet.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>The draft-free reference pipeline is not loaded.</source>
+        <translation>未加载无草稿的参考流水线。</translation>
+    </message>
+    <message>
+        <source>Stopped before it started.</source>
+        <translation>尚未开始即已停止。</translation>
+    </message>
+    <message>
+        <source>Generation failed unexpectedly: {error}</source>
+        <translation>生成意外失败：{error}</translation>
     </message>
 </context>
 <context>
@@ -384,6 +585,33 @@
     </message>
 </context>
 <context>
+    <name>ModelLoads</name>
+    <message>
+        <source>{reason} Nothing was changed.</source>
+        <translation>{reason}未做任何更改。</translation>
+    </message>
+    <message>
+        <source>no draft</source>
+        <translation>无草稿模型</translation>
+    </message>
+    <message>
+        <source>Loaded in {seconds:.1f} s</source>
+        <translation>已加载，用时 {seconds:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>{reason} {model} is still loaded and answers as before.</source>
+        <translation>{reason}{model} 仍已加载，会照常回复。</translation>
+    </message>
+    <message>
+        <source>{reason} No model is loaded: choose one in Models….</source>
+        <translation>{reason}当前未加载模型：请在“模型…”中选择一个。</translation>
+    </message>
+    <message>
+        <source>No model loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+</context>
+<context>
     <name>ModelsMenu</name>
     <message>
         <source>&amp;Models</source>
@@ -513,6 +741,116 @@
     </message>
 </context>
 <context>
+    <name>PreflightPanel</name>
+    <message>
+        <source>EagleChat — demo pre-flight check</source>
+        <translation>EagleChat — 演示前检查</translation>
+    </message>
+    <message>
+        <source>Measuring the CPU load from other programs…</source>
+        <translation>正在测量其他程序占用的 CPU 负载…</translation>
+    </message>
+    <message>
+        <source>Warming up both modes…</source>
+        <translation>正在预热两种模式…</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>The model is busy with a reply.</source>
+        <translation>模型正在生成回复。</translation>
+    </message>
+    <message>
+        <source>Fixing…</source>
+        <translation>正在修复…</translation>
+    </message>
+    <message>
+        <source>Everything the app can fix is fixed.</source>
+        <translation>应用能修复的问题都已修复。</translation>
+    </message>
+    <message>
+        <source>Stopped: {reason}</source>
+        <translation>已停止：{reason}</translation>
+    </message>
+    <message>
+        <source>Your prompts for the demo</source>
+        <translation>你的演示提示词</translation>
+    </message>
+    <message>
+        <source>A prompt of your own for the demo (Enter adds it)</source>
+        <translation>为演示添加自己的提示词（按 Enter 添加）</translation>
+    </message>
+    <message>
+        <source>New prompt for the demo</source>
+        <translation>新的演示提示词</translation>
+    </message>
+    <message>
+        <source>Your pr&amp;ompts (after the English and Chinese presets):</source>
+        <translation>你的提示词(&amp;O)（排在英文和中文预设之后）：</translation>
+    </message>
+    <message>
+        <source>A&amp;dd</source>
+        <translation>添加(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>移除(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Fix what can be fixed</source>
+        <translation>修复可修复的问题(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Re-check (F5)</source>
+        <translation>重新检查(&amp;R) (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Start the demo (full screen)</source>
+        <translation>开始演示（全屏）(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Before the demo&lt;/b&gt; — each line says what is fine (✓) or what to do.</source>
+        <translation>&lt;b&gt;演示之前&lt;/b&gt; — 每一行说明哪些已就绪（✓）或需要做什么。</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <source>Remove the selected prompt</source>
+        <translation>移除所选提示词</translation>
+    </message>
+</context>
+<context>
+    <name>PresetsRow</name>
+    <message>
+        <source>quicksort</source>
+        <translation>快速排序</translation>
+    </message>
+    <message>
+        <source>context manager</source>
+        <translation>上下文管理器</translation>
+    </message>
+    <message>
+        <source>binary search</source>
+        <translation>二分查找</translation>
+    </message>
+    <message>
+        <source>{language} · {topic}</source>
+        <translation>{language} · {topic}</translation>
+    </message>
+    <message>
+        <source>Mine · {prompt}</source>
+        <translation>我的 · {prompt}</translation>
+    </message>
+</context>
+<context>
     <name>PromptEdit</name>
     <message>
         <source>Message</source>
@@ -638,6 +976,21 @@
     <message>
         <source>Enter a URL that starts with http:// or https://, e.g. http://127.0.0.1:8000/v1</source>
         <translation>请输入以 http:// 或 https:// 开头的 URL，例如 http://127.0.0.1:8000/v1</translation>
+    </message>
+</context>
+<context>
+    <name>RequestQueue</name>
+    <message>
+        <source>A reply is still being generated; stop it first.</source>
+        <translation>仍在生成回复，请先停止。</translation>
+    </message>
+    <message>
+        <source>The model is still loading; wait a moment.</source>
+        <translation>模型仍在加载，请稍候。</translation>
+    </message>
+    <message>
+        <source>No model is loaded. Choose a model folder first.</source>
+        <translation>未加载模型。请先选择一个模型文件夹。</translation>
     </message>
 </context>
 <context>
@@ -826,6 +1179,36 @@
     </message>
 </context>
 <context>
+    <name>SpeedDemoFlow</name>
+    <message>
+        <source>The model is busy; try again when the reply has finished.</source>
+        <translation>模型正忙；请在回复结束后重试。</translation>
+    </message>
+    <message>
+        <source>Another model was loaded meanwhile; the speed-demo pair was not.</source>
+        <translation>期间加载了另一个模型；演示模型对未加载。</translation>
+    </message>
+    <message>
+        <source>The short tune could not start; the model is busy.</source>
+        <translation>快速调优无法开始；模型正忙。</translation>
+    </message>
+    <message>
+        <source>The short tune did not finish.</source>
+        <translation>快速调优未完成。</translation>
+    </message>
+</context>
+<context>
+    <name>SpeedDemoOffer</name>
+    <message>
+        <source>Use the s&amp;peed-demo pair: build, load, tune, run</source>
+        <translation>使用演示模型对(&amp;P)：构建、加载、调优、运行</translation>
+    </message>
+    <message>
+        <source>The toy model widened to ~50M weights: the same replies, the cost per token of a model where EAGLE-3 pays off on a CPU. Loaded at {precision} so both modes&apos; answers are identical.</source>
+        <translation>将玩具模型加宽到约 50M 权重：回复相同，但每个 token 的开销相当于一个在 CPU 上能从 EAGLE-3 获益的模型。以 {precision} 加载，两种模式的回答完全相同。</translation>
+    </message>
+</context>
+<context>
     <name>StatusArea</name>
     <message>
         <source>Status</source>
@@ -856,7 +1239,7 @@
     <name>StoreWatch</name>
     <message>
         <source>Your conversations are saved again.</source>
-        <translation>你的对话又可以正常保存了。</translation>
+        <translation>你的对话已恢复保存。</translation>
     </message>
 </context>
 <context>
@@ -887,6 +1270,10 @@
     <message>
         <source>The model is busy or has no EAGLE-3 draft; try again later.</source>
         <translation>模型正忙或没有 EAGLE-3 草稿模型，请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The sweep was stopped; nothing was saved.</source>
+        <translation>扫描已停止；未保存任何结果。</translation>
     </message>
     <message>
         <source>The sweep did not finish (a run was stopped or failed); nothing was saved.</source>
@@ -954,6 +1341,21 @@
     <message>
         <source>K={k}, tree {tree}</source>
         <translation>K={k}，草稿树 {tree}</translation>
+    </message>
+</context>
+<context>
+    <name>WindowCloser</name>
+    <message>
+        <source>the reply stops</source>
+        <translation>回复停止</translation>
+    </message>
+    <message>
+        <source>the model finishes loading (OpenVINO cannot stop a load)</source>
+        <translation>模型加载完成（OpenVINO 无法中止加载）</translation>
+    </message>
+    <message>
+        <source>the speed-demo pair is built</source>
+        <translation>演示模型对构建完成</translation>
     </message>
 </context>
 <context>
@@ -1506,6 +1908,238 @@ then start the download again (finished downloads are kept).</source>
     </message>
 </context>
 <context>
+    <name>demo_texts</name>
+    <message>
+        <source>&amp;Load it</source>
+        <translation>加载(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Use the s&amp;peed-demo pair</source>
+        <translation>使用演示模型对(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Tune now</source>
+        <translation>立即调优(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Warm up</source>
+        <translation>预热(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Building the speed-demo pair (a few seconds; the chat keeps working)…</source>
+        <translation>正在构建演示模型对（只需几秒，对话照常可用）…</translation>
+    </message>
+    <message>
+        <source>Speed-demo pair built; it loads as soon as the reply in progress has finished…</source>
+        <translation>演示模型对已构建；当前回复结束后即加载…</translation>
+    </message>
+    <message>
+        <source>Loading the speed-demo pair at f32, where both modes&apos; answers are identical…</source>
+        <translation>正在以 f32 加载演示模型对（此精度下两种模式的回答完全相同）…</translation>
+    </message>
+    <message>
+        <source>Tuning the draft tokens for this machine (a short sweep from K=3)…</source>
+        <translation>正在为本机调优草稿 token 数（从 K=3 开始的简短扫描）…</translation>
+    </message>
+    <message>
+        <source>Speed-demo pair ready: running the comparison…</source>
+        <translation>演示模型对已就绪：正在运行对比…</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>The bundled tiny pair is too small for a dependable EAGLE-3 speed-up on a CPU (it is so cheap per token that overhead decides it from run to run); the speed-demo pair is built to show it.</source>
+        <translation>内置的微型模型对太小，无法在 CPU 上稳定体现 EAGLE-3 的加速（每个 token 的开销极低，每次运行的结果由额外开销决定）；演示模型对正是为展示加速而构建的。</translation>
+    </message>
+    <message>
+        <source>{pair} has no EAGLE-3 draft, so there is nothing to compare; the speed-demo pair has one.</source>
+        <translation>{pair} 没有 EAGLE-3 草稿模型，无可对比；演示模型对带有草稿模型。</translation>
+    </message>
+    <message>
+        <source>Even the speed-demo pair measured only ×{speedup:.2f} here: other programs are probably using the CPU (Demo ▸ Pre-flight check names them).</source>
+        <translation>即使是演示模型对，在本机也只测得 ×{speedup:.2f}：可能有其他程序占用 CPU（“演示 ▸ 演示前检查”会列出它们）。</translation>
+    </message>
+    <message>
+        <source>{pair} measured ×{speedup:.2f} on this machine, under the ×{showable:.1f} worth showing; the speed-demo pair shows the speed-up.</source>
+        <translation>{pair} 在本机测得 ×{speedup:.2f}，低于值得展示的 ×{showable:.1f}；演示模型对能展示加速。</translation>
+    </message>
+    <message>
+        <source>{pair} loaded on {device} with its EAGLE-3 draft.</source>
+        <translation>{pair} 已连同其 EAGLE-3 草稿模型加载到 {device}。</translation>
+    </message>
+    <message>
+        <source>{pair} has no EAGLE-3 draft: use the speed-demo pair (or pick a pair under Models).</source>
+        <translation>{pair} 没有 EAGLE-3 草稿模型：请使用演示模型对（或在“模型”下选择一个模型对）。</translation>
+    </message>
+    <message>
+        <source>{pair} is not loaded yet: load it on {device}.</source>
+        <translation>{pair} 尚未加载：请将其加载到 {device}。</translation>
+    </message>
+    <message>
+        <source>The loaded model is not {pair} on {device}: load it.</source>
+        <translation>已加载的模型不是 {device} 上的 {pair}：请加载它。</translation>
+    </message>
+    <message>
+        <source>This pair measured ×{speedup:.2f} here at {precision} precision.</source>
+        <translation>该模型对在本机以 {precision} 精度测得 ×{speedup:.2f}。</translation>
+    </message>
+    <message>
+        <source>The bundled tiny pair is too small for a dependable speed-up: use the speed-demo pair.</source>
+        <translation>内置的微型模型对太小，无法稳定体现加速：请使用演示模型对。</translation>
+    </message>
+    <message>
+        <source>Without a draft there is no speed-up to show: use the speed-demo pair.</source>
+        <translation>没有草稿模型就没有可展示的加速：请使用演示模型对。</translation>
+    </message>
+    <message>
+        <source>Not measured on this machine yet: a short tune measures it.</source>
+        <translation>尚未在本机测量：一次简短的调优即可测出。</translation>
+    </message>
+    <message>
+        <source>The speed-demo pair measured only ×{speedup:.2f}: free the CPU (see below) and measure again.</source>
+        <translation>演示模型对只测得 ×{speedup:.2f}：请释放 CPU（见下文）后重新测量。</translation>
+    </message>
+    <message>
+        <source>This pair measured only ×{speedup:.2f} here: use the speed-demo pair.</source>
+        <translation>该模型对在本机只测得 ×{speedup:.2f}：请使用演示模型对。</translation>
+    </message>
+    <message>
+        <source>K={k}, draft tree {tree}</source>
+        <translation>K={k}，草稿树 {tree}</translation>
+    </message>
+    <message>
+        <source>Draft tokens tuned for {device}: {what}.</source>
+        <translation>草稿 token 数已针对 {device} 调优：{what}。</translation>
+    </message>
+    <message>
+        <source>Nothing to tune without an EAGLE-3 draft.</source>
+        <translation>没有 EAGLE-3 草稿模型，无需调优。</translation>
+    </message>
+    <message>
+        <source>Draft tokens not tuned for {device} yet: a short tune takes a few seconds on small models.</source>
+        <translation>草稿 token 数尚未针对 {device} 调优：小模型的简短调优只需几秒。</translation>
+    </message>
+    <message>
+        <source>Both modes warmed up since the load: the first reply is as fast as the tenth.</source>
+        <translation>加载后两种模式均已预热：第一条回复与第十条一样快。</translation>
+    </message>
+    <message>
+        <source>Load the model first; then both modes are warmed up.</source>
+        <translation>请先加载模型，之后两种模式都会预热。</translation>
+    </message>
+    <message>
+        <source>{earlier} and {more}</source>
+        <translation>{earlier}和{more}</translation>
+    </message>
+    <message>
+        <source>Not warmed up yet: {modes} still pay their first-run cost.</source>
+        <translation>尚未预热：{modes} 仍有首次运行的额外开销。</translation>
+    </message>
+    <message>
+        <source>No compiled-model cache is set: every start compiles the model afresh.</source>
+        <translation>未设置已编译模型缓存：每次启动都要重新编译模型。</translation>
+    </message>
+    <message>
+        <source>The load left no compiled blobs in the cache: this device compiles the model at every start.</source>
+        <translation>此次加载未在缓存中留下已编译的 blob：该设备每次启动都会编译模型。</translation>
+    </message>
+    <message>
+        <source>No compiled blobs in the cache yet: load the model once and the next start is faster.</source>
+        <translation>缓存中还没有已编译的 blob：加载一次模型，下次启动会更快。</translation>
+    </message>
+    <message numerus="yes">
+        <source> This load took {seconds:.1f} s, compiling and caching %n blob(s): the next start reads them.</source>
+        <translation>
+            <numerusform>本次加载用时 {seconds:.1f} 秒，编译并缓存了 %n 个 blob：下次启动将直接读取。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, compiling and caching %n blob(s): the next start reads them.</source>
+        <translation>
+            <numerusform>编译并缓存了 %n 个 blob：下次启动将直接读取。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> This load took {seconds:.1f} s, from the cache.</source>
+        <translation>本次加载用时 {seconds:.1f} 秒，读自缓存。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Compiled-model cache in place (%n blob(s), {size}).{origin}</source>
+        <translation>
+            <numerusform>已编译模型缓存就绪（%n 个 blob，{size}）。{origin}</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>On mains power.</source>
+        <translation>正在使用电源供电。</translation>
+    </message>
+    <message>
+        <source>No battery (mains power).</source>
+        <translation>无电池（电源供电）。</translation>
+    </message>
+    <message>
+        <source>On battery ({percent:.0f} %): the CPU may be throttled — plug in the charger.</source>
+        <translation>正在使用电池（{percent:.0f} %）：CPU 可能降频——请接上充电器。</translation>
+    </message>
+    <message>
+        <source>On battery: the CPU may be throttled — plug in the charger.</source>
+        <translation>正在使用电池：CPU 可能降频——请接上充电器。</translation>
+    </message>
+    <message>
+        <source>Power source unknown (no battery information here): if this is a laptop, plug it in.</source>
+        <translation>电源未知（此处无电池信息）：如果这是笔记本电脑，请接上电源。</translation>
+    </message>
+    <message>
+        <source>CPU load from other programs unknown on this system: close what you do not need.</source>
+        <translation>无法得知本系统上其他程序的 CPU 负载：请关闭不需要的程序。</translation>
+    </message>
+    <message>
+        <source>Other programs use {share:.0%} of the CPU.</source>
+        <translation>其他程序占用 {share:.0%} 的 CPU。</translation>
+    </message>
+    <message>
+        <source>{program} {share:.0%} of a core</source>
+        <translation>{program} 占一个核心的 {share:.0%}</translation>
+    </message>
+    <message>
+        <source>Other programs keep the CPU {share:.0%} busy ({top}): close them — the speed-up needs free cores.</source>
+        <translation>其他程序使 CPU 保持 {share:.0%} 繁忙（{top}）：请关闭它们——加速需要空闲的核心。</translation>
+    </message>
+    <message>
+        <source>Other programs keep the CPU {share:.0%} busy: close them — the speed-up needs free cores.</source>
+        <translation>其他程序使 CPU 保持 {share:.0%} 繁忙：请关闭它们——加速需要空闲的核心。</translation>
+    </message>
+    <message>
+        <source>Screen size unknown.</source>
+        <translation>屏幕尺寸未知。</translation>
+    </message>
+    <message>
+        <source>Screen {width}×{height}: the large type fits.</source>
+        <translation>屏幕 {width}×{height}：大字号可以完整显示。</translation>
+    </message>
+    <message>
+        <source>Screen {width}×{height} is smaller than the large type needs ({need_width}×{need_height}): use a larger display or lower the display scaling.</source>
+        <translation>屏幕 {width}×{height} 小于大字号所需的尺寸（{need_width}×{need_height}）：请使用更大的显示器或降低显示缩放。</translation>
+    </message>
+</context>
+<context>
+    <name>exporters</name>
+    <message>
+        <source>Export this conversation&apos;s stats to…</source>
+        <translation>将此对话的统计数据导出到…</translation>
+    </message>
+    <message>
+        <source>The stats could not be exported to {folder} ({reason}); choose a folder you can write to.</source>
+        <translation>无法将统计数据导出到 {folder}（{reason}）；请选择一个可写入的文件夹。</translation>
+    </message>
+    <message>
+        <source>Exported {files}</source>
+        <translation>已导出 {files}</translation>
+    </message>
+</context>
+<context>
     <name>markdown_html</name>
     <message>
         <source>Copy code</source>
@@ -1640,6 +2274,513 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>Next version</source>
         <translation>下一版本</translation>
+    </message>
+</context>
+<context>
+    <name>message_parts</name>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>interrupted — the app closed before this reply finished</source>
+        <translation>已中断 — 应用在此回复完成前关闭</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>writing…</source>
+        <translation>正在写…</translation>
+    </message>
+    <message>
+        <source>speculative</source>
+        <translation>投机解码</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Earlier messages are not sent to the model</source>
+        <translation>更早的消息不会发送给模型</translation>
+    </message>
+    <message>
+        <source>Type a message below and press {enter} ({shift_enter} for a new line, {esc} stops a reply).</source>
+        <translation>在下方输入消息并按 {enter}（{shift_enter} 换行，{esc} 停止回复）。</translation>
+    </message>
+    <message>
+        <source>Open link?</source>
+        <translation>打开链接？</translation>
+    </message>
+    <message>
+        <source>The model&apos;s reply links to:
+
+{target}
+
+Open it in your browser?</source>
+        <translation>模型的回复链接到：
+
+{target}
+
+要在浏览器中打开吗？</translation>
+    </message>
+    <message>
+        <source>{mode} (K={k})</source>
+        <translation>{mode}（K={k}）</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>tok/s</translation>
+    </message>
+    <message>
+        <source>Time to first token</source>
+        <translation>首 token 延迟（TTFT）</translation>
+    </message>
+    <message>
+        <source>{ms:.0f} ms</source>
+        <translation>{ms:.0f} ms</translation>
+    </message>
+    <message>
+        <source>Time per token</source>
+        <translation>每 token 耗时</translation>
+    </message>
+    <message>
+        <source>{ms:.2f} ms</source>
+        <translation>{ms:.2f} ms</translation>
+    </message>
+    <message>
+        <source>Generated / prompt tokens</source>
+        <translation>生成 / 提示词 token</translation>
+    </message>
+    <message>
+        <source>Thinking / answer tokens</source>
+        <translation>思考 / 回答 token</translation>
+    </message>
+    <message>
+        <source>Accepted / drafted</source>
+        <translation>接受 / 草稿</translation>
+    </message>
+    <message>
+        <source>Acceptance</source>
+        <translation>接受率</translation>
+    </message>
+    <message>
+        <source>Tokens per step</source>
+        <translation>每验证步 token 数</translation>
+    </message>
+    <message>
+        <source>{label}: {value}</source>
+        <comment>a row of the reply&apos;s statistics tooltip</comment>
+        <translation>{label}：{value}</translation>
+    </message>
+</context>
+<context>
+    <name>texts</name>
+    <message>
+        <source>toy-quality bundled pair</source>
+        <translation>内置的玩具级模型对</translation>
+    </message>
+    <message>
+        <source>Turn prefix caching off</source>
+        <translation>关闭前缀缓存</translation>
+    </message>
+    <message>
+        <source>Earlier messages are not sent to the model</source>
+        <translation>更早的消息不会发送给模型</translation>
+    </message>
+    <message>
+        <source>the toy model widened to ~50M weights: same replies, real speed-up</source>
+        <translation>将玩具模型加宽到约 50M 权重：回复相同，加速真实</translation>
+    </message>
+    <message>
+        <source>speculative</source>
+        <translation>投机解码</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>remote</source>
+        <translation>远程</translation>
+    </message>
+    <message>
+        <source>installed</source>
+        <translation>已安装</translation>
+    </message>
+    <message>
+        <source>unverified</source>
+        <translation>未校验</translation>
+    </message>
+    <message>
+        <source>needs a draft export</source>
+        <translation>需要导出草稿模型</translation>
+    </message>
+    <message>
+        <source>Its text so far is kept and marked interrupted.</source>
+        <translation>已生成的文字已保留，并标记为中断。</translation>
+    </message>
+    <message>
+        <source>Nothing of that reply had been saved yet.</source>
+        <translation>该回复尚未保存任何内容。</translation>
+    </message>
+    <message>
+        <source>EagleChat last stopped in the middle of a reply: the reply was cut off. {kept}</source>
+        <translation>EagleChat 上次在生成回复的过程中停止：该回复被截断。{kept}</translation>
+    </message>
+    <message>
+        <source> Prefix caching was on; if this happens again, turning it off may avoid it (replies in long conversations then start more slowly).</source>
+        <translation>当时前缀缓存已开启；如果再次发生，关闭它或许可以避免（但长对话中的回复会开始得更慢）。</translation>
+    </message>
+    <message>
+        <source>history {tokens} tokens, {dropped} earlier messages not sent</source>
+        <translation>历史 {tokens} 个 token，{dropped} 条更早的消息未发送</translation>
+    </message>
+    <message>
+        <source>history {tokens} tokens</source>
+        <translation>历史 {tokens} 个 token</translation>
+    </message>
+    <message>
+        <source>K={k} tree {tree}</source>
+        <translation>K={k}，草稿树 {tree}</translation>
+    </message>
+    <message>
+        <source>{tokens} tokens</source>
+        <translation>{tokens} 个 token</translation>
+    </message>
+    <message>
+        <source>{tokens} tokens ({thinking} thinking + {answer} answer)</source>
+        <translation>{tokens} 个 token（思考 {thinking} + 回答 {answer}）</translation>
+    </message>
+    <message>
+        <source>{rate:.1f} tok/s</source>
+        <translation>{rate:.1f} tok/s</translation>
+    </message>
+    <message>
+        <source>TTFT {ms:.0f} ms</source>
+        <translation>首 token 延迟（TTFT）{ms:.0f} ms</translation>
+    </message>
+    <message>
+        <source>tok/step unknown</source>
+        <translation>tok/步 未知</translation>
+    </message>
+    <message>
+        <source>{rate:.2f} tok/step</source>
+        <translation>{rate:.2f} tok/步</translation>
+    </message>
+    <message>
+        <source>acceptance unknown</source>
+        <translation>接受率未知</translation>
+    </message>
+    <message>
+        <source>acceptance {share:.0%}</source>
+        <translation>接受率 {share:.0%}</translation>
+    </message>
+    <message>
+        <source>draft tokens and acceptance unknown (not reported by the server)</source>
+        <translation>草稿 token 与接受率未知（服务器未报告）</translation>
+    </message>
+    <message>
+        <source>{runs} runs</source>
+        <translation>{runs} 次生成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Drafted by EAGLE-3 — step {step}: the target accepted 1 drafted token, then added one of its own (shown plain)</source>
+        <translation>由 EAGLE-3 起草——第 {step} 个验证步：主模型接受了 1 个草稿 token，然后自己生成了一个（以普通样式显示）</translation>
+    </message>
+    <message>
+        <source>Drafted by EAGLE-3 — step {step}: the target accepted {accepted} drafted tokens, then added one of its own (shown plain)</source>
+        <translation>由 EAGLE-3 起草——第 {step} 个验证步：主模型接受了 {accepted} 个草稿 token，然后自己生成了一个（以普通样式显示）</translation>
+    </message>
+    <message>
+        <source>No drafted steps yet: send a message with EAGLE-3 on.</source>
+        <translation>还没有起草的验证步：请在开启 EAGLE-3 时发送一条消息。</translation>
+    </message>
+    <message>
+        <source>{steps} steps</source>
+        <translation>{steps} 个验证步</translation>
+    </message>
+    <message>
+        <source>mean {mean:.2f} of {most} accepted</source>
+        <translation>平均接受 {mean:.2f}/{most}</translation>
+    </message>
+    <message>
+        <source>{rate:.2f} tokens/step</source>
+        <translation>{rate:.2f} token/步</translation>
+    </message>
+    <message>
+        <source>GenAI counts {accepted} accepted (not the last step)</source>
+        <translation>GenAI 计为接受 {accepted} 个（不含最后一步）</translation>
+    </message>
+    <message>
+        <source>Bars: how many verification steps accepted 0, 1, … K of their drafted tokens.</source>
+        <translation>柱：接受了 0、1、… K 个草稿 token 的验证步各有多少。</translation>
+    </message>
+    <message>
+        <source>Line: the share of steps whose drafted token at position 1, 2, … K was accepted.</source>
+        <translation>线：位置 1、2、… K 上的草稿 token 被接受的验证步所占的比例。</translation>
+    </message>
+    <message>
+        <source>GenAI&apos;s own accepted-token count on CPU/GPU leaves out each reply&apos;s last step; the chart counts it.</source>
+        <translation>GenAI 在 CPU/GPU 上自己统计的接受 token 数不含每条回复的最后一步；本图计入了它。</translation>
+    </message>
+    <message>
+        <source>a draft tree {depth} deep × {branching} wide, K={k}</source>
+        <translation>深度 {depth} × 分支数 {branching} 的草稿树，K={k}</translation>
+    </message>
+    <message>
+        <source>Next reply: EAGLE-3 speculative decoding, {how}.</source>
+        <translation>下一条回复：EAGLE-3 投机解码，{how}。</translation>
+    </message>
+    <message>
+        <source>Next reply: EAGLE-3, {how}, greedy — sampling is set aside while the draft is loaded (EAGLE-3 decodes greedily only).</source>
+        <translation>下一条回复：EAGLE-3，{how}，贪心解码——加载草稿模型时不使用采样（EAGLE-3 只支持贪心解码）。</translation>
+    </message>
+    <message>
+        <source>Next reply: refused — this conversation already holds {tokens} tokens, more than the NPU&apos;s prompt limit of {limit}. Start a new conversation.</source>
+        <translation>下一条回复：被拒绝——此对话已有 {tokens} 个 token，超过 NPU 的提示词上限 {limit}。请开始新的对话。</translation>
+    </message>
+    <message>
+        <source>Next reply: plain decoding — the draft is on {draft_device} but the model on {device}; EAGLE-3 needs both on the same device.</source>
+        <translation>下一条回复：普通解码——草稿模型在 {draft_device} 上，而主模型在 {device} 上；EAGLE-3 要求二者在同一设备上。</translation>
+    </message>
+    <message>
+        <source>Next reply: none yet — no model is loaded.</source>
+        <translation>下一条回复：暂无——尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>Next reply: waiting for the model to load.</source>
+        <translation>下一条回复：正在等待模型加载。</translation>
+    </message>
+    <message>
+        <source>Next reply: plain decoding — no EAGLE-3 draft is loaded with this model.</source>
+        <translation>下一条回复：普通解码——此模型未加载 EAGLE-3 草稿模型。</translation>
+    </message>
+    <message>
+        <source>Next reply: plain decoding — EAGLE-3 is switched off (the EAGLE-3 button).</source>
+        <translation>下一条回复：普通解码——EAGLE-3 已关闭（EAGLE-3 按钮）。</translation>
+    </message>
+    <message>
+        <source>Next reply: refused — sampling was asked for, and a model loaded with an EAGLE-3 draft decodes greedily only. Turn sampling off, or load the model without its draft.</source>
+        <translation>下一条回复：被拒绝——请求了采样，而带 EAGLE-3 草稿模型加载的模型只支持贪心解码。请关闭采样，或不带草稿模型加载该模型。</translation>
+    </message>
+    <message>
+        <source>the answers part at character {index}: baseline “{baseline}” vs EAGLE-3 “{speculative}”</source>
+        <translation>两个回答在第 {index} 个字符处开始不同：基线“{baseline}”，EAGLE-3“{speculative}”</translation>
+    </message>
+    <message>
+        <source>a draft-free pipeline (plain LLMPipeline)</source>
+        <translation>不带草稿模型的管线（普通 LLMPipeline）</translation>
+    </message>
+    <message>
+        <source>the same pipeline with 0 draft tokens (a little slower than a draft-free one)</source>
+        <translation>同一管线、草稿 token 数为 0（比不带草稿模型的管线稍慢）</translation>
+    </message>
+    <message>
+        <source>f32 precision (greedy answers must be identical)</source>
+        <translation>f32 精度（贪心解码的回答必须完全相同）</translation>
+    </message>
+    <message>
+        <source>{precision} precision (the device&apos;s fastest; the two modes&apos; answers may part after a while)</source>
+        <translation>{precision} 精度（该设备最快的精度；两种模式的回答可能在一段之后出现差异）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Speed-up ×{speedup:.2f}: EAGLE-3 was faster in every one of %n runs per mode</source>
+        <translation>
+            <numerusform>加速 ×{speedup:.2f}：每种模式各 %n 次运行中，EAGLE-3 每次都更快</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>EAGLE-3 was slower (×{speedup:.2f}) in every one of %n runs per mode</source>
+        <translation>
+            <numerusform>每种模式各 %n 次运行中，EAGLE-3 每次都更慢（×{speedup:.2f}）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>×{speedup:.2f} from %n run(s) per mode: too few to tell from noise (run at least {least})</source>
+        <translation>
+            <numerusform>×{speedup:.2f}，每种模式 %n 次运行：次数太少，无法与噪声区分（至少运行 {least} 次）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>medians within {floor:.0%}</source>
+        <translation>中位数相差在 {floor:.0%} 以内</translation>
+    </message>
+    <message>
+        <source>the two modes&apos; tokens/s ranges overlap</source>
+        <translation>两种模式的 tokens/s 范围重叠</translation>
+    </message>
+    <message>
+        <source>No measurable difference (×{speedup:.2f}; {why})</source>
+        <translation>没有可测出的差异（×{speedup:.2f}；{why}）</translation>
+    </message>
+    <message numerus="yes">
+        <source>after %n uncounted warm-up run(s) of up to {tokens} tokens</source>
+        <translation>
+            <numerusform>先进行 %n 次不计入的预热运行，每次最多 {tokens} 个 token</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no warm-up</source>
+        <translation>无预热</translation>
+    </message>
+    <message numerus="yes">
+        <source>Compared: EAGLE-3 {drafting} vs {baseline}, on {device}, {precision}; %n run(s) per mode in alternating order, {warm}; up to {tokens} new tokens</source>
+        <translation>
+            <numerusform>对比：EAGLE-3 {drafting} 与 {baseline}，在 {device} 上，{precision}；每种模式 %n 次运行，交替进行，{warm}；最多 {tokens} 个新 token</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>tokens/s, median (min–max): baseline {baseline} · EAGLE-3 {speculative}</source>
+        <translation>tokens/s，中位数（最小–最大）：基线 {baseline} · EAGLE-3 {speculative}</translation>
+    </message>
+    <message>
+        <source>TTFT: baseline {baseline} · EAGLE-3 {speculative}</source>
+        <translation>首 token 延迟（TTFT）：基线 {baseline} · EAGLE-3 {speculative}</translation>
+    </message>
+    <message>
+        <source>EAGLE-3: {rate} tokens/step · acceptance {share}</source>
+        <translation>EAGLE-3：{rate} token/步 · 接受率 {share}</translation>
+    </message>
+    <message>
+        <source>Answers identical ✓</source>
+        <translation>回答完全相同 ✓</translation>
+    </message>
+    <message>
+        <source>Answers differ: {where}</source>
+        <translation>回答不同：{where}</translation>
+    </message>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{minutes} min {seconds:02d} s</source>
+        <translation>{minutes} 分 {seconds:02d} 秒</translation>
+    </message>
+    <message>
+        <source>{hours} h {minutes:02d} min</source>
+        <translation>{hours} 小时 {minutes:02d} 分</translation>
+    </message>
+    <message>
+        <source>{done} of {total}</source>
+        <translation>{done}/{total}</translation>
+    </message>
+    <message>
+        <source>{size}/s</source>
+        <translation>{size}/s</translation>
+    </message>
+    <message>
+        <source>{duration} left</source>
+        <translation>剩余 {duration}</translation>
+    </message>
+    <message>
+        <source>{target} (no draft)</source>
+        <translation>{target}（无草稿模型）</translation>
+    </message>
+    <message>
+        <source>{name} ({folders})</source>
+        <translation>{name}（{folders}）</translation>
+    </message>
+    <message>
+        <source>{title}  ({size})</source>
+        <translation>{title}（{size}）</translation>
+    </message>
+    <message>
+        <source>Licence: {license}.</source>
+        <translation>许可证：{license}。</translation>
+    </message>
+    <message>
+        <source>The draft is already exported to OpenVINO: nothing is converted on this computer.</source>
+        <translation>草稿模型已导出为 OpenVINO 格式：无需在本机转换。</translation>
+    </message>
+    <message>
+        <source>The draft is exported to OpenVINO on this computer after the download (needs optimum-intel).</source>
+        <translation>下载后会在本机将草稿模型导出为 OpenVINO 格式（需要 optimum-intel）。</translation>
+    </message>
+    <message>
+        <source>Unverified: {what}</source>
+        <translation>未校验：{what}</translation>
+    </message>
+    <message>
+        <source>Where these repositories come from: {evidence}</source>
+        <translation>这些仓库的来源：{evidence}</translation>
+    </message>
+    <message>
+        <source>Download is off: this entry&apos;s EAGLE-3 draft comes in Hugging Face format and must be exported to OpenVINO first. {problem}</source>
+        <translation>下载不可用：此条目的 EAGLE-3 草稿模型为 Hugging Face 格式，必须先导出为 OpenVINO 格式。{problem}</translation>
+    </message>
+    <message>
+        <source>NPU cannot draft {candidates} tokens this way</source>
+        <translation>NPU 无法以这种方式起草 {candidates} 个 token</translation>
+    </message>
+    <message>
+        <source>On the NPU, OpenVINO GenAI drafts trees only: a chain of K tokens is a tree K deep with one branch, and the limits are compiled into the draft when the model loads.</source>
+        <translation>在 NPU 上，OpenVINO GenAI 只起草草稿树：K 个 token 的链即深度为 K、分支数为 1 的树，这些上限会在模型加载时编译进草稿模型。</translation>
+    </message>
+    <message>
+        <source>NPU drafts a chain: depth {depth} × 1 branch, {verified} candidates</source>
+        <translation>NPU 起草一条链：深度 {depth} × 1 个分支，{verified} 个候选</translation>
+    </message>
+    <message>
+        <source>NPU drafts a tree: depth {depth} × {branching} branches, {verified} candidates</source>
+        <translation>NPU 起草一棵树：深度 {depth} × {branching} 个分支，{verified} 个候选</translation>
+    </message>
+    <message>
+        <source>A reply is being generated: stop it or let it finish before changing the model, device or precision.</source>
+        <translation>正在生成回复：请先停止或等待其完成，再更改模型、设备或精度。</translation>
+    </message>
+    <message>
+        <source>A model is loading: wait for it before changing the model, device or precision.</source>
+        <translation>正在加载模型：请等待加载完成，再更改模型、设备或精度。</translation>
+    </message>
+    <message>
+        <source>{earlier} and {more}</source>
+        <translation>{earlier}和{more}</translation>
+    </message>
+    <message>
+        <source>Closing after {what} (at most {seconds:.0f} s)…</source>
+        <translation>等待 {what} 后关闭（最多 {seconds:.0f} 秒）…</translation>
+    </message>
+    <message>
+        <source>Closing after {what}…</source>
+        <translation>等待 {what} 后关闭…</translation>
+    </message>
+    <message>
+        <source>--draft was given without --model; the saved model is used.</source>
+        <translation>给出了 --draft 但没有 --model；将使用已保存的模型。</translation>
+    </message>
+    <message>
+        <source>{device} is not available here ({reason}); using CPU.</source>
+        <translation>{device} 在此不可用（{reason}）；改用 CPU。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n reply was cut off when EagleChat last closed; its text so far is kept and marked interrupted.</source>
+        <translation>
+            <numerusform>EagleChat 上次关闭时有 %n 条回复被截断；已生成的文字已保留，并标记为中断。</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -70,7 +70,7 @@ def test_a_comparison_right_after_a_load_warms_up_both_modes_and_alternates_the_
                        ("baseline", 2), ("speculative", 2)]
     assert not any(r.warmup for r in runs[2:]) and comparison.repeats == 3
     assert comparison.baseline == [r.stats for r in runs[2:] if r.mode == "baseline"]
-    assert "2 uncounted warm-up run(s)" in view.summary.text()
+    assert "2 uncounted warm-up runs" in view.summary.text()
     assert len(view.chart.series_by_mode("baseline")) == 3  # the warm-ups are not charted
 
 

@@ -2,11 +2,19 @@
 
 from pathlib import Path
 
+import pytest
+
 from eagle_chat.core.acquisition.steps import Progress
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.measure.compare import Comparison
 from eagle_chat.core.models.choice import ModelChoice
-from eagle_chat.ui import texts
+from eagle_chat.ui import i18n, texts
+
+
+@pytest.fixture
+def english(qapp):
+    """English as the window installs it: with its plural forms ("1 run", "3 runs")."""
+    i18n.apply_language(qapp, "en")
 
 
 def _stats(mode="speculative", rate=900.0):
@@ -32,13 +40,13 @@ def _comparison(base_rates, fast_rates, base_text="abc", fast_text="abc", **setu
     return Comparison("p", runs, ComparisonSetup(**{"k": 4, "max_new_tokens": 64, **setup}))
 
 
-def test_comparison_lines_say_speedup_what_was_compared_spread_and_where_answers_part():
+def test_comparison_lines_say_speedup_what_was_compared_spread_and_where_answers_part(english):
     comparison = _comparison([100.0, 110.0, 90.0], [250.0, 240.0, 260.0], "abc", "abd", precision="f32",
                              draft_free_baseline=True)
     lines = texts.comparison_lines(comparison)
     assert lines[0].startswith("Speed-up ×2.50: EAGLE-3 was faster in every one of 3 runs")
     assert "draft-free" in lines[1] and "K=4" in lines[1] and "f32 precision" in lines[1]
-    assert "3 run(s) per mode in alternating order" in lines[1] and "2 uncounted warm-up" in lines[1]
+    assert "3 runs per mode in alternating order" in lines[1] and "2 uncounted warm-up runs" in lines[1]
     assert "baseline 100.0 (90.0–110.0)" in lines[2] and "EAGLE-3 250.0 (240.0–260.0)" in lines[2]
     assert lines[-1].startswith("Answers differ: the answers part at character 2")
     same = _comparison([100.0, 100.0], [100.0, 100.0])

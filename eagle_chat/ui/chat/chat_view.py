@@ -4,6 +4,8 @@ While a reply streams, only the end of it that can still change is redrawn (sett
 once), and never more often than the previous render's cost allows, so a long reply does not stall the
 GUI thread, nor the tokens, which need the GIL the GUI thread holds while it renders. Links from the
 model are opened only after the user confirms; nothing (images, style sheets) is ever loaded from a URL.
+Colours come from the theme: when the palette changes (View → Theme) every message is drawn again in the
+new colours, those in view first and the rest between frames, as a conversation is opened.
 """
 
 from __future__ import annotations
@@ -12,29 +14,16 @@ import html
 import time
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import (
-    QDesktopServices,
-    QGuiApplication,
-    QTextBlockFormat,
-    QTextCharFormat,
-    QTextCursor,
-    QTextFrameFormat,
-)
+from PySide6.QtCore import QEvent, QPoint, QTimer, QUrl, Signal
+from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextFrameFormat
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import texts
-from eagle_chat.ui.chat import message_links, message_parts
+from eagle_chat.ui import texts, theme
+from eagle_chat.ui.chat import anchors, message_links, message_parts
 from eagle_chat.ui.chat.background_render import BackgroundRender
-from eagle_chat.ui.chat.markdown_html import (
-    SAFE_LINK_SCHEMES,
-    render_markdown,
-    stable_prefix_end,
-    warm_up,
-)
+from eagle_chat.ui.chat.markdown_html import render_markdown, stable_prefix_end, warm_up
 from eagle_chat.ui.chat.draft_tint import ChatTint
-from eagle_chat.ui.chat.thinking_block import LINK_PREFIX as THINKING_LINK
 from eagle_chat.ui.chat.thinking_block import ThinkingBlocks
 
 RENDER_COST_FACTOR = 8.0
@@ -65,13 +54,14 @@ class ChatView(QTextBrowser):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("chatView")
-        self.setAccessibleName("Conversation")
+        self.setAccessibleName(self.tr("Conversation"))
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
-        self.anchorClicked.connect(self._on_anchor)
+        self.anchorClicked.connect(lambda url: anchors.follow(self, url))
         self._frames: dict[int, object] = {}
         self._messages: dict[int, Message] = {}
         self._conversation: Conversation | None = None  # for the alternatives of each message
+        self._drawn: dict[int, theme.Colours] = {}  # message id -> the colours it was last drawn in
         self.thinking = ThinkingBlocks()
         self._code_blocks: dict[int, list[str]] = {}
         self._pending: Message | None = None
@@ -87,7 +77,6 @@ class ChatView(QTextBrowser):
         self.confirm_links = True
         self.drafted = ChatTint(self)  # tints text from accepted draft tokens after each drawn stretch
         self._background = BackgroundRender(self)  # older messages and code colours, between frames
-        self._conversation: Conversation | None = None
         self._memory_start: int | None = None  # id of the first message the model's context still held
         warm_up()  # while the window is built, not when the first code block is drawn
         self.show_conversation(None)
@@ -99,6 +88,7 @@ class ChatView(QTextBrowser):
         self._background.cancel()
         self._frames.clear()
         self._messages.clear()
+        self._drawn.clear()
         self._code_blocks.clear()
         self._unhighlighted.clear()
         self._pending = None
@@ -106,7 +96,7 @@ class ChatView(QTextBrowser):
         self._conversation = conversation
         self.clear()
         if conversation is None or not conversation.messages:
-            self.setHtml(message_parts.WELCOME)
+            self.setHtml(message_parts.welcome_html())
             self._welcome = True
             return
         self._welcome = False
@@ -182,6 +172,10 @@ class ChatView(QTextBrowser):
     def message(self, message_id: int) -> Message | None:
         return self._messages.get(message_id)
 
+    def code_blocks(self, message_id: int) -> list[str]:
+        """The code blocks of a message as drawn (what its Copy links copy)."""
+        return self._code_blocks.get(message_id, [])
+
     # --- internals ----------------------------------------------------------------------------------
     def _insert(self, message: Message, *, at_start: bool, highlight: bool | None = None) -> None:
         """A frame for ``message`` at the end, or above all others (an older message drawn later)."""
@@ -204,12 +198,34 @@ class ChatView(QTextBrowser):
 
     def _colour(self, message: Message) -> None:
         """Draw a finished message again with its code coloured (a background job)."""
-        if self._messages.get(message.id) is message and self._code_blocks.get(message.id) \
-                and message.status != "streaming":
+        if self._code_blocks.get(message.id):
+            self._render_in_place(message)
+
+    def _recolour(self, message: Message) -> None:
+        """Draw a message again if the theme changed since it was drawn (a background job)."""
+        if self._drawn.get(message.id) is not theme.colours():
+            self._render_in_place(message)
+
+    def _render_in_place(self, message: Message) -> None:
+        """Draw a finished message again, keeping the reader's place."""
+        if self._messages.get(message.id) is message and message.status != "streaming":
             bar = self.verticalScrollBar()
             at_end, offset = self._at_end(), bar.maximum() - bar.value()
             self._render(message)
             bar.setValue(bar.maximum() if at_end else bar.maximum() - offset)
+
+    def _palette_changed(self) -> None:
+        """The theme changed: queue every message to be drawn again, those in view first, then the nearer
+        to the view the sooner; the reply in flight is drawn whole again at its next update."""
+        self._streamed = None
+        top = self.cursorForPosition(QPoint(0, 0)).position()
+        bottom = self.cursorForPosition(QPoint(0, self.viewport().height())).position()
+
+        def distance(frame) -> int:  # in characters from the part of the document in view (0: in view)
+            return max(frame.firstPosition() - bottom, top - frame.lastPosition(), 0)
+
+        for message_id, _ in sorted(self._frames.items(), key=lambda item: distance(item[1])):
+            self._background.add(self._recolour, self._messages[message_id])
 
     def _follow_memory_start(self) -> None:
         """Move the "not sent to the model" mark to where the latest reply's context began."""
@@ -288,7 +304,7 @@ class ChatView(QTextBrowser):
         rest = render_markdown(text[streamed.chars:], code_link_prefix=prefix, highlight=False,
                                first_code_index=len(streamed.code_blocks))
         start = cursor.position()
-        _insert_blocks(cursor, rest.html if text else '<p style="color:#9ca3af;">…</p>')
+        _insert_blocks(cursor, rest.html if text else message_parts.placeholder_html())
         self.drafted.covered(message, frame, streamed.chars, len(text), start, cursor.position())
         cursor.endEditBlock()
         self._code_blocks[message.id] = streamed.code_blocks + rest.code_blocks
@@ -297,22 +313,23 @@ class ChatView(QTextBrowser):
         if self._streamed is not None and self._streamed.message_id == message.id:
             self._streamed = None  # redrawn whole from here on
         frame = self._frames[message.id]
+        colours = self._drawn[message.id] = theme.colours()
         rendered = render_markdown(
             message.content,
             code_link_prefix=f"copy-code:{message.id}:",
             # highlighted once, when the reply is complete
-            highlight=message.status != "streaming" if highlight is None else highlight,
+            highlight=message.status != "streaming" if highlight is None else highlight, colours=colours,
         )
         self._code_blocks[message.id] = rendered.code_blocks
-        body = rendered.html if message.content or message.thinking else '<p style="color:#9ca3af;">…</p>'
-        head = self._head(message) + self.thinking.html(message)
+        body = rendered.html if message.content or message.thinking else message_parts.placeholder_html(colours)
+        head = self._head(message, colours) + self.thinking.html(message)
         foot_parts = []
         if message.stats is not None:
             foot_parts.append(html.escape(texts.stats_summary(message.stats)))
         if message.error:
-            foot_parts.append(f'<span style="color:#b91c1c;">{html.escape(message.error)}</span>')
+            foot_parts.append(message_parts.error_html(message.error, colours))
         foot_parts += message_links.action_links(self._conversation, message)
-        foot = f'<p style="color:#6b7280;">{" · ".join(foot_parts)}</p>' if foot_parts else ""
+        foot = f'<p style="color:{colours.muted};">{" · ".join(foot_parts)}</p>' if foot_parts else ""
 
         cursor = frame.firstCursorPosition()
         cursor.beginEditBlock()
@@ -328,36 +345,11 @@ class ChatView(QTextBrowser):
         self.drafted.covered(message, frame, 0, len(message.content), body.position(), frame.lastPosition())
         cursor.endEditBlock()
 
-    def _head(self, message: Message) -> str:
-        return message_parts.head_html(message, self._conversation, memory_start=self._memory_start)
+    def _head(self, message: Message, colours: theme.Colours | None = None) -> str:
+        return message_parts.head_html(message, self._conversation, memory_start=self._memory_start,
+                                       colours=colours)
 
-    def _on_anchor(self, url: QUrl) -> None:
-        target = url.toString()
-        if target.startswith("copy-code:"):
-            _, message_id, index = target.split(":")
-            blocks = self._code_blocks.get(int(message_id), [])
-            if int(index) < len(blocks):
-                QGuiApplication.clipboard().setText(blocks[int(index)])
-            return
-        if target.startswith("copy-message:"):
-            QGuiApplication.clipboard().setText(self.message_text(int(target.split(":")[1])))
-            return
-        if target.startswith(message_links.ACTION_PREFIX):
-            _, action, message_id = target.split(":")
-            self.sig_message_action.emit(action, int(message_id))
-            return
-        if target.startswith(THINKING_LINK):
-            self._toggle_thinking(int(target[len(THINKING_LINK):]))
-            return
-        if not target.lower().startswith(SAFE_LINK_SCHEMES):
-            self.sig_link_refused.emit(target)
-            return
-        if self.confirm_links and not message_parts.confirm_link(self, target):
-            self.sig_link_refused.emit(target)
-            return
-        QDesktopServices.openUrl(url)
-
-    def _toggle_thinking(self, message_id: int) -> None:
+    def toggle_thinking(self, message_id: int) -> None:
         message = self._messages.get(message_id)
         if message is None:
             return
@@ -377,6 +369,11 @@ class ChatView(QTextBrowser):
         bar.setValue(bar.maximum())
 
     # --- Qt overrides ---------------------------------------------------------------------------------
+    def event(self, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.ApplicationPaletteChange:  # a theme switch (cf. NoticeBar.event)
+            self._palette_changed()
+        return super().event(event)
+
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().paintEvent(event)
         self.drafted.paint(event.rect())  # the drafted-token tint, over the text

@@ -25,7 +25,7 @@ class RemoteDialog(QDialog):
         self.setWindowTitle(self.tr("Remote server"))
         self.url = QLineEdit(url)
         self.url.setObjectName("remoteUrlEdit")
-        self.url.setPlaceholderText("http://127.0.0.1:8000/v1")
+        self.url.setPlaceholderText("http://127.0.0.1:8000/v1")  # i18n: ok (a URL)
         self.url.setAccessibleName(self.tr("Server URL"))
         self.key = QLineEdit(key)
         self.key.setObjectName("remoteKeyEdit")

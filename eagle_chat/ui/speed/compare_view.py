@@ -9,8 +9,7 @@ the keyboard: F5 runs, Alt+1…9 picks a preset, Esc cancels a run or leaves ful
 
 from __future__ import annotations
 
-import csv
-import json
+import html
 from dataclasses import replace
 from pathlib import Path
 
@@ -40,6 +39,7 @@ from eagle_chat.core.measure.compare import (
     plan_runs,
 )
 from eagle_chat.ui import texts
+from eagle_chat.ui.speed.compare_export import export_comparison
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.drafted_text import DraftedPane
 from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
@@ -50,6 +50,7 @@ from eagle_chat.ui.speed.speed_chart import SpeedChart
 from eagle_chat.ui.speed.speed_demo_offer import SpeedDemoOffer
 
 DEMO_FONT_SCALE = 1.6
+EXACT_PRECISION = "f32"  # where greedy answers of both modes must be identical
 
 
 class CompareView(QWidget):
@@ -63,7 +64,7 @@ class CompareView(QWidget):
     def __init__(self, controller: ChatController, settings_source, parent: QWidget | None = None):
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("compareView")
-        self.setWindowTitle("EagleChat — baseline vs EAGLE-3")
+        self.setWindowTitle(self.tr("EagleChat — baseline vs EAGLE-3"))
         self.controller = controller
         self._settings_source = settings_source  # () -> GenerationSettings of the main window
         self.runner = BatchRunner(controller, self)
@@ -91,16 +92,16 @@ class CompareView(QWidget):
         not start."""
         prompt = (prompt if prompt is not None else self.prompt.currentText()).strip()
         if not prompt:
-            self.summary.setText("Type or pick a prompt to compare.")
+            self.summary.setText(self.tr("Type or pick a prompt to compare."))
             return False
         if not (self.controller.loaded and self.controller.loaded.get("has_draft")):
-            self.summary.setText("Load a model with an EAGLE-3 draft to compare.")
+            self.summary.setText(self.tr("Load a model with an EAGLE-3 draft to compare."))
             return False
         self.prompt.setEditText(prompt)
         draft_free = self.draft_free_baseline.isChecked()
         if draft_free and not self.controller.draft_free_loaded:
             self._pending_prompt = prompt
-            self.summary.setText("Loading a draft-free copy of the model for the baseline…")
+            self.summary.setText(self.tr("Loading a draft-free copy of the model for the baseline…"))
             self.controller.load_draft_free()
             return True
         base = self._settings_source()
@@ -120,18 +121,18 @@ class CompareView(QWidget):
         self.speculative_pane.clear_reply()
         self.acceptance.clear()
         self.comparison = None
-        self.summary.setText("Warming up both modes (not counted)…")
+        self.summary.setText(self.tr("Warming up both modes (not counted)…"))
         started = self.runner.start(jobs)
         self._sync_buttons()
         if not started:
-            self.summary.setText("The model is busy; try again when the reply has finished.")
+            self.summary.setText(self.tr("The model is busy; try again when the reply has finished."))
         return started
 
     def rerun_f32(self) -> None:
         """Reload the pipeline at f32 (exact comparison), then run again."""
         self._pending_rerun = True
-        self.summary.setText("Reloading at f32 precision…")
-        self.sig_want_precision.emit("f32")
+        self.summary.setText(self.tr("Reloading at {precision} precision…").format(precision=EXACT_PRECISION))
+        self.sig_want_precision.emit(EXACT_PRECISION)
 
     def set_custom_prompts(self, prompts: list[str]) -> None:
         """The presenter's own prompts, after the built-in presets (in the prompt list and as buttons)."""
@@ -163,52 +164,21 @@ class CompareView(QWidget):
 
     def export(self, folder: Path) -> list[Path]:
         """Write the comparison as CSV and JSON and the chart as PNG into ``folder``."""
-        if self.comparison is None:
-            return []
-        folder.mkdir(parents=True, exist_ok=True)
-        rows = self.comparison.to_rows()
-        csv_path, json_path, png_path = (folder / f"comparison.{ext}" for ext in ("csv", "json", "png"))
-        with csv_path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-        json_path.write_text(
-            json.dumps(
-                {
-                    "prompt": self.comparison.prompt,
-                    "precision": self.comparison.precision,
-                    "speedup": self.comparison.speedup,
-                    "verdict": self.comparison.verdict,
-                    "compared": texts.compared_text(self.comparison),
-                    "identical": self.comparison.identical,
-                    "divergence": None if self.comparison.identical else texts.divergence_text(self.comparison.divergence),
-                    "baseline_text": self.comparison.baseline_text,
-                    "speculative_text": self.comparison.speculative_text,
-                    "runs": rows,
-                    # Per run: tokens per step, characters per step, the histogram of accepted lengths.
-                    "steps": self.comparison.step_summaries(),
-                },
-                indent=2,
-                ensure_ascii=False,
-            ),
-            encoding="utf-8",
-        )
-        self.chart.flush()
-        self.chart.grab().save(str(png_path))
-        return [csv_path, json_path, png_path]
+        return [] if self.comparison is None else export_comparison(self.comparison, self.chart, folder)
 
     # --- slots -------------------------------------------------------------------------------------
     def _on_job_started(self, index: int, job: Job, request_id: int) -> None:
         planned: PlannedRun = job.tag
         mode = planned.mode
-        name = "baseline" if mode == "baseline" else "EAGLE-3"
+        name = self.tr("baseline") if mode == "baseline" else "EAGLE-3"
         if planned.warmup:
-            self.summary.setText(f"Warming up {name} (not counted)…")
+            self.summary.setText(self.tr("Warming up {mode} (not counted)…").format(mode=name))
             return
-        self.summary.setText(f"Run {planned.repeat + 1} of {self.repeats.value()}: {name}…")
+        self.summary.setText(self.tr("Run {run} of {runs}: {mode}…").format(
+            run=planned.repeat + 1, runs=self.repeats.value(), mode=name))
         self._live_pane = self.baseline_pane if mode == "baseline" else self.speculative_pane
         self._live_request = request_id
-        label = "baseline" if mode == "baseline" else f"EAGLE-3 K={job.settings.num_assistant_tokens}"
+        label = name if mode == "baseline" else f"EAGLE-3 K={job.settings.num_assistant_tokens}"
         self.chart.begin(request_id, mode, label)
         self._live_record = None
         self._live_k = max_accepted(job.settings) if mode == "speculative" else None
@@ -244,7 +214,7 @@ class CompareView(QWidget):
                               r.result.stats, r.result.text) for r in results if r.result is not None]
         self._sync_buttons()
         if not all(any(r.mode == mode and not r.warmup for r in runs) for mode in ("baseline", "speculative")):
-            self.summary.setText("The comparison did not finish.")
+            self.summary.setText(self.tr("The comparison did not finish."))
             return
         spec = (self.controller.loaded or {}).get("spec")
         precision = spec.precision if spec is not None else "?"
@@ -256,7 +226,7 @@ class CompareView(QWidget):
         )
         self.comparison = Comparison(self.prompt.currentText(), runs, setup)
         self.summary.setText("\n".join(texts.comparison_lines(self.comparison)))
-        self.f32_button.setVisible(not self.comparison.identical and precision != "f32")
+        self.f32_button.setVisible(not self.comparison.identical and precision != EXACT_PRECISION)
         self.sig_finished.emit(self.comparison)
 
     def _on_draft_free_ready(self, ok: bool, message: str) -> None:
@@ -266,7 +236,7 @@ class CompareView(QWidget):
         if ok:
             self.run(prompt)
         else:
-            self.summary.setText(f"Could not load the draft-free copy: {message}")
+            self.summary.setText(self.tr("Could not load the draft-free copy: {reason}").format(reason=message))
 
     def _on_loaded(self, info: dict) -> None:
         if self._pending_rerun:
@@ -278,10 +248,11 @@ class CompareView(QWidget):
             pane.set_tint(on)
 
     def _export_clicked(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Export the comparison to…")
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Export the comparison to…"))
         if folder:
             written = self.export(Path(folder))
-            self.summary.setText(self.summary.text() + "\nExported: " + ", ".join(p.name for p in written))
+            files = self.tr(", ", "between the items of a list").join(p.name for p in written)
+            self.summary.setText(self.summary.text() + "\n" + self.tr("Exported: {files}").format(files=files))
 
     def _sync_buttons(self) -> None:
         running = self.runner.is_running()
@@ -294,40 +265,44 @@ class CompareView(QWidget):
         self.prompt = QComboBox()
         self.prompt.setObjectName("comparePrompt")
         self.prompt.setEditable(True)
+        self.prompt.setAccessibleName(self.tr("Prompt to compare"))
         for _, text in PRESET_PROMPTS:
             self.prompt.addItem(text)
         self.repeats = QSpinBox()
         self.repeats.setObjectName("compareRepeats")
         self.repeats.setRange(1, 9)
         self.repeats.setValue(DEFAULT_REPEATS)
-        self.repeats.setPrefix("× ")
-        self.repeats.setToolTip("Counted runs per mode, after an uncounted warm-up of each; the summary shows "
-                                "medians and min–max, and calls a difference only when the ranges do not overlap")
-        self.run_button = QPushButton("Run comparison (F5)")
+        self.repeats.setPrefix(self.tr("× ", "before the number of runs per mode"))
+        self.repeats.setAccessibleName(self.tr("Runs per mode"))
+        self.repeats.setToolTip(self.tr(
+            "Counted runs per mode, after an uncounted warm-up of each; the summary shows medians and min–max, "
+            "and calls a difference only when the ranges do not overlap"))
+        self.repeats.setAccessibleDescription(self.repeats.toolTip())
+        self.run_button = QPushButton(self.tr("Run comparison (F5)"))
         self.run_button.setObjectName("compareRunButton")
         self.run_button.clicked.connect(lambda: self.run())
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setObjectName("compareCancelButton")
         self.cancel_button.clicked.connect(self.runner.cancel)
-        self.f32_button = QPushButton("Re-run at f32")
+        self.f32_button = QPushButton(self.tr("Re-run at {precision}").format(precision=EXACT_PRECISION))
         self.f32_button.setObjectName("compareF32Button")
-        self.f32_button.setToolTip("Reload at f32 precision, where greedy answers must be identical")
+        self.f32_button.setToolTip(self.tr("Reload at {precision} precision, where greedy answers must be identical")
+                                   .format(precision=EXACT_PRECISION))
         self.f32_button.clicked.connect(self.rerun_f32)
         self.f32_button.setVisible(False)
-        self.draft_free_baseline = QCheckBox("Draft-free baseline")
+        self.draft_free_baseline = QCheckBox(self.tr("Draft-free baseline"))
         self.draft_free_baseline.setObjectName("compareDraftFreeBaseline")
-        self.draft_free_baseline.setToolTip(
+        self.draft_free_baseline.setToolTip(self.tr(
             "Run the baseline on a second copy of the model loaded without its draft — plain decoding "
             "exactly as a plain LLMPipeline does it. Costs the memory of a second copy. Off: the baseline "
             "runs on the same pipeline with 0 draft tokens (measured 0.86x the speed of a draft-free "
-            "pipeline on the tiny pair), so the speed-up shown is a little higher."
-        )
-        self.export_button = QPushButton("Export…")
+            "pipeline on the tiny pair), so the speed-up shown is a little higher."))
+        self.export_button = QPushButton(self.tr("Export…"))
         self.export_button.setObjectName("compareExportButton")
         self.export_button.clicked.connect(self._export_clicked)
-        self.drafted_toggle = QCheckBox("Show drafted tokens")
+        self.drafted_toggle = QCheckBox(self.tr("Show drafted tokens"))
         self.drafted_toggle.setObjectName("draftedTokensToggle")
-        self.drafted_toggle.setToolTip("Tint the EAGLE-3 answer's text that came from accepted draft tokens")
+        self.drafted_toggle.setToolTip(self.tr("Tint the EAGLE-3 answer's text that came from accepted draft tokens"))
         self.drafted_toggle.toggled.connect(self._set_tint)
         top = QHBoxLayout()
         top.addWidget(self.prompt, 1)
@@ -344,12 +319,14 @@ class CompareView(QWidget):
         self.speculative_pane = DraftedPane()
         self.speculative_pane.setObjectName("compareSpeculativePane")
         panes = QSplitter()
-        panes.addWidget(_titled("Baseline (plain decoding)", self.baseline_pane))
-        panes.addWidget(_titled("EAGLE-3 speculative decoding", self.speculative_pane))
+        for pane, title in ((self.baseline_pane, self.tr("Baseline (plain decoding)")),
+                            (self.speculative_pane, self.tr("EAGLE-3 speculative decoding"))):
+            pane.setAccessibleName(self.tr("{title}: answer").format(title=title))
+            panes.addWidget(_titled(title, pane))
         self.chart = SpeedChart()
         self.chart.setObjectName("compareChart")
         self.acceptance = AcceptanceChart()  # the EAGLE-3 run's steps
-        self.summary = QLabel("Pick a prompt and run the comparison.")
+        self.summary = QLabel(self.tr("Pick a prompt and run the comparison."))
         self.summary.setObjectName("compareSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -364,13 +341,15 @@ class CompareView(QWidget):
         bottom.addWidget(self.acceptance, 2)
         bottom.addWidget(self.summary, 1)
         layout.addLayout(bottom, 2)
-        QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=lambda: self.run())
-        QShortcut(QKeySequence(Qt.Key.Key_F11), self, activated=lambda: self.set_demo(not getattr(self, "demo", False)))
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self._escape)
+        for key, slot, what in (
+                (Qt.Key.Key_F5, lambda: self.run(), self.tr("Run the comparison")),
+                (Qt.Key.Key_F11, lambda: self.set_demo(not self.demo),
+                 self.tr("Full screen with large type on or off")),
+                (Qt.Key.Key_Escape, self._escape, self.tr("Cancel the run; with none running, leave full screen"))):
+            QShortcut(QKeySequence(key), self, activated=slot).setWhatsThis(what)
         self.demo = False
         self._sync_buttons()
         self.resize(1200, 760)
-
 
     def _escape(self) -> None:
         """Esc: cancel a run; with none running, leave full screen."""
@@ -384,7 +363,7 @@ def _titled(title: str, widget: QWidget) -> QWidget:
     box = QWidget()
     layout = QVBoxLayout(box)
     layout.setContentsMargins(0, 0, 0, 0)
-    label = QLabel(f"<b>{title}</b>")
+    label = QLabel(f"<b>{html.escape(title)}</b>")
     layout.addWidget(label)
     layout.addWidget(widget)
     return box

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from eagle_chat.core.measure import preflight as pf
 from eagle_chat.core.measure.tuning import tuned_choice
 from eagle_chat.ui import demo_texts
+from eagle_chat.ui.i18n import translate
 from eagle_chat.ui.speed.compare_view import DEMO_FONT_SCALE
 
 KEYS = ("model", "speedup", "tuned", "warm", "cache", "power", "cpu", "screen")
@@ -41,7 +42,7 @@ class PreflightPanel(QDialog):
     def __init__(self, window, kit, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("preflightPanel")
-        self.setWindowTitle("EagleChat — demo pre-flight check")
+        self.setWindowTitle(self.tr("EagleChat — demo pre-flight check"))
         self._window, self._kit = window, kit
         self._cpu_load: pf.CpuLoad | None = None
         self._cpu_before: pf.CpuSample | None = None
@@ -100,11 +101,11 @@ class PreflightPanel(QDialog):
         for check in self.checks():
             mark, text, fix = self._rows[check.key]
             mark.setText(demo_texts.MARKS[check.status])
-            text.setText("Measuring the CPU load from other programs…" if check.key == "cpu" and
+            text.setText(self.tr("Measuring the CPU load from other programs…") if check.key == "cpu" and
                          self._cpu_timer.isActive() else demo_texts.check_line(check))
             fix.setVisible(check.fix is not None)
             if check.fix is not None:
-                fix.setText(demo_texts.FIX_LABELS[check.fix])
+                fix.setText(translate("demo_texts", demo_texts.FIX_LABELS[check.fix]))
                 fix.setProperty("fix", check.fix)
             fix.setEnabled(not self._busy())
         self.fix_all_button.setEnabled(not self._busy() and not self._fixing)
@@ -165,12 +166,12 @@ class PreflightPanel(QDialog):
         if kit.quick_tune.is_running():
             return demo_texts.flow_text("tune")
         if kit.warm_start.is_running():
-            return "Warming up both modes…"
+            return self.tr("Warming up both modes…")
         if controller.state == "loading":
-            return "Loading…"
+            return self.tr("Loading…")
         if self._busy():
-            return "The model is busy with a reply."
-        return "Fixing…" if self._fixing else self._outcome
+            return self.tr("The model is busy with a reply.")
+        return self.tr("Fixing…") if self._fixing else self._outcome
 
     def _fix_next(self) -> None:
         if not self._fixing or self._busy():
@@ -181,8 +182,8 @@ class PreflightPanel(QDialog):
             return  # under way already: its end is the next event
         if step is None or step == self._last_fix or not self.fix(step[1]):
             self._fixing = False
-            self._outcome = ("Everything the app can fix is fixed." if step is None
-                             else "Stopped: " + demo_texts.check_line(todo[0]))
+            self._outcome = (self.tr("Everything the app can fix is fixed.") if step is None
+                             else self.tr("Stopped: {reason}").format(reason=demo_texts.check_line(todo[0])))
             self.refresh()
             return
         self._last_fix = step
@@ -222,20 +223,22 @@ class PreflightPanel(QDialog):
         self.status.setObjectName("preflightStatus")
         self.prompt_list = QListWidget()
         self.prompt_list.setObjectName("preflightPrompts")
+        self.prompt_list.setAccessibleName(self.tr("Your prompts for the demo"))
         self.prompt_list.addItems(self._window.settings.demo_prompts)
         self.prompt_list.setMaximumHeight(110)
         self.prompt_edit = QLineEdit()
         self.prompt_edit.setObjectName("preflightPromptEdit")
-        self.prompt_edit.setPlaceholderText("A prompt of your own for the demo (Enter adds it)")
-        prompts_label = QLabel("Your pr&ompts (after the English and Chinese presets):")
+        self.prompt_edit.setPlaceholderText(self.tr("A prompt of your own for the demo (Enter adds it)"))
+        self.prompt_edit.setAccessibleName(self.tr("New prompt for the demo"))
+        prompts_label = QLabel(self.tr("Your pr&ompts (after the English and Chinese presets):"))
         prompts_label.setBuddy(self.prompt_edit)
-        add = self._button("A&dd", "preflightAddPrompt", self.add_prompt)
-        remove = self._button("Re&move", "preflightRemovePrompt", self.remove_prompt)
-        self.fix_all_button = self._button("&Fix what can be fixed", "preflightFixAll", self.fix_all)
-        recheck = self._button("&Re-check (F5)", "preflightRecheck", self.recheck)
-        self.start_button = self._button("&Start the demo (full screen)", "preflightStart", self.start_demo)
+        add = self._button(self.tr("A&dd"), "preflightAddPrompt", self.add_prompt)
+        remove = self._button(self.tr("Re&move"), "preflightRemovePrompt", self.remove_prompt)
+        self.fix_all_button = self._button(self.tr("&Fix what can be fixed"), "preflightFixAll", self.fix_all)
+        recheck = self._button(self.tr("&Re-check (F5)"), "preflightRecheck", self.recheck)
+        self.start_button = self._button(self.tr("&Start the demo (full screen)"), "preflightStart", self.start_demo)
         self.start_button.setDefault(True)
-        close = self._button("Close", "preflightClose", self.reject)
+        close = self._button(self.tr("Close"), "preflightClose", self.reject)
         edit_row = QHBoxLayout()
         for widget in (self.prompt_edit, add, remove):
             edit_row.addWidget(widget)
@@ -246,7 +249,7 @@ class PreflightPanel(QDialog):
         buttons.addWidget(self.start_button)
         buttons.addWidget(close)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("<b>Before the demo</b> — each line says what is fine (✓) or what to do."))
+        layout.addWidget(QLabel(self.tr("<b>Before the demo</b> — each line says what is fine (✓) or what to do.")))
         layout.addLayout(grid)
         layout.addWidget(self.status)
         layout.addWidget(prompts_label)
@@ -254,9 +257,9 @@ class PreflightPanel(QDialog):
         layout.addLayout(edit_row)
         layout.addStretch(1)
         layout.addLayout(buttons)
-        QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=self.recheck)
+        QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=self.recheck).setWhatsThis(self.tr("Check again"))
         QShortcut(QKeySequence(Qt.Key.Key_Delete), self.prompt_list, activated=self.remove_prompt,
-                  context=Qt.ShortcutContext.WidgetShortcut)
+                  context=Qt.ShortcutContext.WidgetShortcut).setWhatsThis(self.tr("Remove the selected prompt"))
         self.resize(900, 480)
 
     def _button(self, label: str, name: str, slot) -> QPushButton:

@@ -1,18 +1,23 @@
 """PresetsRow: the demo's prompt buttons — built-in presets in English and Chinese, then the presenter's own.
 
-The first nine carry Alt+1…9 mnemonics, so a presenter can run any of them without the mouse.
+The first nine carry Alt+1…9 mnemonics, so a presenter can run any of them without the mouse. The prompts
+are content and stay as they are; a button's label names the prompt's language in that language (as
+View → Language does) and its topic in the UI's language.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
+# ((the prompt's language, its topic), the prompt)
 PRESET_PROMPTS = (
-    ("English · quicksort", "Write quicksort in Python and explain its time complexity"),
-    ("中文 · 快速排序", "请用 Python 写一个快速排序，并解释时间复杂度。"),
-    ("English · context manager", "Explain what a context manager is in Python and show an example."),
-    ("中文 · 二分查找", "请用 Python 实现二分查找，并说明它的复杂度。"),
+    (("English", QT_TRANSLATE_NOOP("PresetsRow", "quicksort")),
+     "Write quicksort in Python and explain its time complexity"),
+    (("中文", QT_TRANSLATE_NOOP("PresetsRow", "quicksort")), "请用 Python 写一个快速排序，并解释时间复杂度。"),
+    (("English", QT_TRANSLATE_NOOP("PresetsRow", "context manager")),
+     "Explain what a context manager is in Python and show an example."),
+    (("中文", QT_TRANSLATE_NOOP("PresetsRow", "binary search")), "请用 Python 实现二分查找，并说明它的复杂度。"),
 )
 LABEL_CHARS = 24
 
@@ -49,9 +54,9 @@ class PresetsRow(QWidget):
         while (item := self._layout.takeAt(0)) is not None:
             if item.widget() is not None:
                 item.widget().deleteLater()
-        entries = list(PRESET_PROMPTS) + [
-            (f"Mine · {p[:LABEL_CHARS]}{'…' if len(p) > LABEL_CHARS else ''}", p) for p in self.custom
-        ]
+        entries = [(self.tr("{language} · {topic}").format(language=language, topic=self.tr(topic)), text)
+                   for (language, topic), text in PRESET_PROMPTS]
+        entries += [(self.tr("Mine · {prompt}").format(prompt=_shortened(p)), p) for p in self.custom]
         for number, (label, text) in enumerate(entries, start=1):
             button = QPushButton(f"&{number} {label}" if number <= 9 else label)
             button.setObjectName(f"comparePreset{number}")
@@ -59,3 +64,7 @@ class PresetsRow(QWidget):
             button.clicked.connect(lambda _=False, t=text: self.sig_chosen.emit(t))
             self._layout.addWidget(button)
         self._layout.addStretch(1)
+
+
+def _shortened(prompt: str) -> str:
+    return prompt[:LABEL_CHARS] + ("…" if len(prompt) > LABEL_CHARS else "")

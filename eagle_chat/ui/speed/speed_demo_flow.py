@@ -55,7 +55,7 @@ class SpeedDemoFlow(QObject):
         if self.step is not None:
             return False
         if w.controller.state == "loading" or (reply is not None and not reply.background):
-            self.sig_failed.emit("The model is busy; try again when the reply has finished.")
+            self.sig_failed.emit(self.tr("The model is busy; try again when the reply has finished."))
             return False
         self._run_after = run
         if w.settings.precision != DEMO_PRECISION:
@@ -113,7 +113,7 @@ class SpeedDemoFlow(QObject):
         if self.loaded_as_wanted():
             self._after_load()
         else:
-            self._fail("Another model was loaded meanwhile; the speed-demo pair was not.")
+            self._fail(self.tr("Another model was loaded meanwhile; the speed-demo pair was not."))
 
     def _after_load(self) -> None:
         w = self._window
@@ -123,13 +123,13 @@ class SpeedDemoFlow(QObject):
             return
         self._go("tune")
         if not self._kit.tune():
-            self._fail("The short tune could not start; the model is busy.")
+            self._fail(self.tr("The short tune could not start; the model is busy."))
 
     def _on_tuned(self, report) -> None:
         if self.step != "tune":
             return
         if report is None:
-            self._fail("The short tune did not finish.")
+            self._fail(self.tr("The short tune did not finish."))
         else:
             self._ready()
 

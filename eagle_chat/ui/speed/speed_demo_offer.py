@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from eagle_chat.ui.speed.speed_demo_flow import DEMO_PRECISION
+
 
 class SpeedDemoOffer(QWidget):
     sig_accepted = Signal()
@@ -20,11 +22,13 @@ class SpeedDemoOffer(QWidget):
         self.label = QLabel()
         self.label.setObjectName("compareSpeedDemoText")
         self.label.setWordWrap(True)
-        self.button = QPushButton("Use the s&peed-demo pair: build, load, tune, run")
+        self.button = QPushButton(self.tr("Use the s&peed-demo pair: build, load, tune, run"))
         self.button.setObjectName("compareSpeedDemoButton")
-        self.button.setToolTip("The toy model widened to ~50M weights: the same replies, the cost per token "
-                               "of a model where EAGLE-3 pays off on a CPU. Loaded at f32 so both modes' "
-                               "answers are identical.")
+        self.button.setToolTip(self.tr(
+            "The toy model widened to ~50M weights: the same replies, the cost per token of a model where "
+            "EAGLE-3 pays off on a CPU. Loaded at {precision} so both modes' answers are identical.")
+            .format(precision=DEMO_PRECISION))
+        self.button.setAccessibleDescription(self.button.toolTip())
         self.button.clicked.connect(self.sig_accepted)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -111,7 +111,7 @@ class TuneDialog(QDialog):
     def _on_done(self, results) -> None:
         self.start_button.setEnabled(True)
         if self.runner.cancelled:
-            self.status.setText("The sweep was stopped; nothing was saved.")
+            self.status.setText(self.tr("The sweep was stopped; nothing was saved."))
             return
         runs, stopped = [], []
         for job_result in results:

@@ -1,0 +1,40 @@
+"""What a click on a link in the chat view does: copy a code block or a message, run a message's action,
+open or close a thinking block — or, for a link in the model's reply, open it in the browser, only if its
+scheme is safe and the user confirms."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices, QGuiApplication
+
+from eagle_chat.ui.chat import message_links, message_parts
+from eagle_chat.ui.chat.markdown_html import SAFE_LINK_SCHEMES
+from eagle_chat.ui.chat.thinking_block import LINK_PREFIX as THINKING_LINK
+
+
+def follow(view, url: QUrl) -> None:
+    """Do what the link ``url`` clicked in ``view`` (a ChatView) stands for."""
+    target = url.toString()
+    if target.startswith("copy-code:"):
+        _, message_id, index = target.split(":")
+        blocks = view.code_blocks(int(message_id))
+        if int(index) < len(blocks):
+            QGuiApplication.clipboard().setText(blocks[int(index)])
+        return
+    if target.startswith("copy-message:"):
+        QGuiApplication.clipboard().setText(view.message_text(int(target.split(":")[1])))
+        return
+    if target.startswith(message_links.ACTION_PREFIX):
+        _, action, message_id = target.split(":")
+        view.sig_message_action.emit(action, int(message_id))
+        return
+    if target.startswith(THINKING_LINK):
+        view.toggle_thinking(int(target[len(THINKING_LINK):]))
+        return
+    if not target.lower().startswith(SAFE_LINK_SCHEMES):
+        view.sig_link_refused.emit(target)
+        return
+    if view.confirm_links and not message_parts.confirm_link(view, target):
+        view.sig_link_refused.emit(target)
+        return
+    QDesktopServices.openUrl(url)

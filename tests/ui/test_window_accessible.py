@@ -1,0 +1,121 @@
+"""The whole main window, as a screen reader meets it: every control that can take focus and shows has a
+name (QAccessible's, or for a combo box the label that is its buddy); and the window's own status and notice
+sentences speak the installed language."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
+from PySide6.QtWidgets import QComboBox, QWidget
+
+pytestmark = pytest.mark.slow  # opens the window on the tiny model
+
+
+def spoken_name(widget: QWidget) -> str:
+    """The name a screen reader says: the accessible name, or for a combo box (whose AT-SPI name is its
+    current item) the label a relation links to it."""
+    interface = QAccessible.queryAccessibleInterface(widget)
+    assert interface is not None and interface.isValid(), widget
+    if isinstance(widget, QComboBox):
+        labels = [label.text(QAccessible.Text.Name) for label, _ in
+                  interface.relations(QAccessible.Relation.Label)]
+        return (widget.accessibleName() or next((t for t in labels if t.strip()), "")).strip()
+    return interface.text(QAccessible.Text.Name).strip()
+
+
+def focusable_shown(window: QWidget) -> list[QWidget]:
+    """What can take focus and shows in ``window``; a widget that passes its focus on (a spin box's line edit,
+    a chart's viewport) is read as the one it passes it to, which is in the list itself."""
+    return [w for w in window.findChildren(QWidget)
+            if w.focusPolicy() != Qt.FocusPolicy.NoFocus and w.focusProxy() is None and w.isVisibleTo(window)
+            and w.window() is window]
+
+
+def test_every_focusable_visible_control_of_the_window_has_a_spoken_name(open_window):
+    window = open_window()
+    window.failures.report("The stats could not be exported.", OSError("read-only"))  # the notice's buttons show
+    window.server.log.setVisible(True)  # the API request log shows once the server runs
+    controls = focusable_shown(window)
+    names = {w.objectName() for w in controls}
+    # the check looks at the whole window: chat, composer, list, model bar, side panel, server switch
+    assert {"chatView", "promptEdit", "sendButton", "conversationList", "deviceCombo", "assistantTokensSlider",
+            "speedChart", "serverToggle"} <= names, names
+    assert len(controls) >= 20, len(controls)
+    unnamed = [f"{type(w).__name__} {w.objectName() or '(no object name)'}" for w in controls if not spoken_name(w)]
+    assert unnamed == []
+
+
+# context -> [(source, translation)]: a few of the window's own sentences, compiled to a .qm below
+CHINESE = {
+    "ModelLoads": [("Loaded in {seconds:.1f} s", "已加载，用时 {seconds:.1f} 秒")],
+    "GenerationWorker": [("The draft-free reference pipeline is not loaded.", "未加载无草稿的参考流水线。"),
+                         ("Stopped before it started.", "尚未开始即已停止。")],
+}
+
+
+@pytest.fixture
+def chinese(qapp, tmp_path):
+    """A zh_CN QTranslator built here with pyside6-lrelease (as tools/translations.py builds the shipped one)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    from xml.sax.saxutils import escape
+
+    from PySide6.QtCore import QTranslator
+
+    body = "".join(f"<context><name>{context}</name>" + "".join(
+        f"<message><source>{escape(s)}</source><translation>{escape(t)}</translation></message>" for s, t in pairs)
+        + "</context>" for context, pairs in CHINESE.items())
+    ts, qm = tmp_path / "window_zh_CN.ts", tmp_path / "window_zh_CN.qm"
+    ts.write_text(f'<?xml version="1.0" encoding="utf-8"?><!DOCTYPE TS><TS version="2.1" language="zh_CN">{body}</TS>',
+                  encoding="utf-8")
+    lrelease = Path(sys.executable).with_name("pyside6-lrelease")
+    subprocess.run([str(lrelease), str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=120)
+    translator = QTranslator()
+    assert translator.load(str(qm))
+    qapp.installTranslator(translator)
+    yield translator
+    qapp.removeTranslator(translator)
+
+
+def test_the_status_bar_and_a_failed_reply_speak_chinese_while_the_api_hears_english(qtbot, open_window, chinese):
+    import asyncio
+    import re
+
+    from eagle_chat.core.serving.backend import Job
+    from eagle_chat.ui.replies import failure_status
+    from tests.gui import LOAD_TIMEOUT_MS, REPLY_TIMEOUT_MS
+
+    window = open_window()
+    with qtbot.waitSignal(window.loads.sig_committed, timeout=LOAD_TIMEOUT_MS):
+        assert window.load_model()
+    assert re.fullmatch(r"已加载，用时 \d+\.\d 秒", window.statusBar().currentMessage()), \
+        window.statusBar().currentMessage()
+
+    # A reply on the draft-free pipeline, which is not loaded: the worker fails it; the window says so in Chinese.
+    failed = []
+    window.controller._worker.sig_failed.connect(lambda *args: failed.append(args), Qt.ConnectionType.DirectConnection)
+    ended = []
+    window.controller.sig_ephemeral_finished.connect(lambda *args: ended.append(args))
+    request_id = window.controller.run_ephemeral("hi", window.generation_settings(), draft_free=True)
+    qtbot.waitUntil(lambda: (request_id, None) in ended, timeout=REPLY_TIMEOUT_MS)
+    assert failed[-1] == (request_id, "The draft-free reference pipeline is not loaded.", "未加载无草稿的参考流水线。")
+    assert window.notice.text() == "未加载无草稿的参考流水线。"
+
+    # An API request that failed the same way hears the English sentence (protocol text) and its HTTP status.
+    loop = asyncio.new_event_loop()
+    try:
+        async def make_job():
+            return Job("hi", window.generation_settings(), label="test")
+
+        job = loop.run_until_complete(make_job())
+        job.stop.set()  # the client went away while it waited: the worker never starts it
+        with qtbot.waitSignal(window.controller.sig_job_finished, timeout=REPLY_TIMEOUT_MS):
+            assert window.controller.submit_job(job) is not None
+        events = [loop.run_until_complete(job.next_event()) for _ in range(2)]
+    finally:
+        loop.close()
+    assert [(e.kind, e.text, e.status) for e in events][-1] == ("failed", "Stopped before it started.", 400)
+    assert window.notice.text() == "未加载无草稿的参考流水线。"  # the window's notice is not the API's
+    assert failure_status("Generation failed unexpectedly: boom") == 500  # the engine's own fault, by English prefix
