@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from eagle_chat.core.errors import UserError
+from eagle_chat.ui.core_text import user_error_text
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ class FailureReporter(QObject):
     def report_exception(self, kind, error: BaseException, tb) -> None:
         """An uncaught exception (from ``sys.excepthook``; already logged there)."""
         if isinstance(error, UserError):
-            sentence = str(error)  # lead: user_error_text(error)
+            sentence = user_error_text(error)
         else:
             sentence = self.tr("Something went wrong ({kind}: {error}). EagleChat keeps running.").format(
                 kind=kind.__name__, error=error)

@@ -24,6 +24,7 @@ from eagle_chat.core.generation.engine import (
 from eagle_chat.core.generation.metrics import Chunk
 from eagle_chat.core.serving.remote import RemoteEngine, RemoteSpec
 from eagle_chat.core.generation.reasoning import prompt_opens_reasoning
+from eagle_chat.ui.core_text import user_error_text
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ class GenerationWorker(QObject):
             if not isinstance(spec, RemoteSpec):
                 plan_load(spec)
         except UserError as error:  # a bad folder: the running pipeline was never touched
-            self.sig_load_failed.emit(load_id, str(error), self._info(self._engine))  # lead: user_error_text
+            self.sig_load_failed.emit(load_id, user_error_text(error), self._info(self._engine))
             return
         previous = self._engine.spec if self._engine is not None else None
         self._release()  # two large models at once would not fit: release, then build
@@ -78,7 +79,7 @@ class GenerationWorker(QObject):
         except Exception as error:  # an unexpected OpenVINO/driver error must not kill the thread
             if not isinstance(error, UserError):
                 log.exception("loading %s failed", spec)
-            message = str(error) if isinstance(error, UserError) \
+            message = user_error_text(error) if isinstance(error, UserError) \
                 else self.tr("Loading failed unexpectedly: {error}").format(error=error)
             self.sig_load_failed.emit(load_id, message, self._info(self._restore(previous)))
             return
@@ -119,7 +120,7 @@ class GenerationWorker(QObject):
             try:
                 self._draft_free = Engine(self._engine.spec.with_changes(draft_dir=None))
             except UserError as error:
-                self.sig_draft_free_loaded.emit(False, str(error))
+                self.sig_draft_free_loaded.emit(False, user_error_text(error))
                 return
         self.sig_draft_free_loaded.emit(True, "")
 
@@ -151,7 +152,7 @@ class GenerationWorker(QObject):
             result = engine.generate(messages, settings, on_chunk=batch.add, stop=stop)
         except EngineError as error:
             batch.flush()
-            self.sig_failed.emit(request_id, str(error), str(error))  # lead: shown = user_error_text(error)
+            self.sig_failed.emit(request_id, str(error), user_error_text(error))  # English for API clients
             return
         except Exception as error:
             log.exception("generation failed")
