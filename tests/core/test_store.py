@@ -324,3 +324,24 @@ def test_without_the_trigram_tokenizer_search_scans_the_text(tmp_path, monkeypat
     store.add_message(conversation, Message("user", "find me by scanning"))
     assert [c.title for c in store.list_conversations("by scann")] == ["Plain"]
     store.close()
+
+
+def test_an_import_while_another_program_writes_says_why_and_works_once_it_is_free(tmp_path, hold_lock):
+    from eagle_chat.core.storage.conversation import Conversation
+
+    path = tmp_path / "c.sqlite3"
+    history(path, conversations=1, messages=2)
+    release = hold_lock(path, "write")
+    store = ConversationStore(path)
+    queued = store.create_conversation("Written while locked")  # queued behind the lock
+    imported = Conversation(title="Imported")
+    imported.messages = imported.all_messages = [Message("user", "from a file", id=1)]
+    with pytest.raises(StoreBusyError):
+        store.insert_conversation(imported)
+    release()
+    again = store.insert_conversation(imported)
+    assert [m.content for m in again.messages] == ["from a file"]
+    titles = [t for t, _ in on_disk(path)]
+    assert "Imported" in titles and queued.id is not None
+    assert [c.title for c in store.list_conversations()][:2] == ["Imported", "Written while locked"]
+    store.close()

@@ -157,7 +157,7 @@ class ConversationStore:
     def insert_conversation(self, conversation: Conversation) -> Conversation:
         """Store a whole conversation (an import): every branch, stats and times as given, new ids. Needs the
         file: raises the store's problem (a UserError) while another program holds it."""
-        if self._db is None or self._pending or not self._can_write():
+        if not self.flush():  # queued writes first: the import must come after what the user did
             raise self.problem or store_errors.busy(self.path, "the database is busy")
         with self._db:
             sql.insert_whole(self._db, conversation, branches.nodes(conversation))
