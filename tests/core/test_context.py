@@ -135,3 +135,20 @@ def test_the_engine_clamps_max_new_tokens_to_the_context_left(spec_engine):
 def test_the_engine_refuses_a_message_no_reply_fits_after(spec_engine):
     with pytest.raises(EngineError, match="the model handles at most"):
         spec_engine.generate("parser " * 5000, GenerationSettings(max_new_tokens=64))
+
+
+def test_a_reply_to_continue_keeps_its_question_however_long_the_conversation():
+    """Continue sends the turns before a cut reply and the reply itself (an assistant message last): the
+    question it answers is sent with it, never cut away as "history"."""
+    limits = ctx.ContextLimits(context=1000, max_prompt=1000, margin=10)
+    messages = conversation(30)[:-1]  # ends with answer29: a cut reply to go on with
+    assert messages[-1]["role"] == "assistant"
+    plan = fit(messages, 200, limits)
+    assert plan.dropped > 0
+    assert plan.messages[-2:] == messages[-2:]  # question29 and its reply
+    assert plan.messages[0] == messages[0] and plan.messages[1]["role"] == "user"
+    assert plan.prompt_tokens == count_prompt(plan.messages) <= plan.prompt_limit
+    # room for the reply alone but not for its question: refused, not continued without the question
+    tiny = ctx.ContextLimits(context=110, max_prompt=110, margin=10)
+    with pytest.raises(ctx.ContextTooSmall):
+        fit(messages, 20, tiny)
