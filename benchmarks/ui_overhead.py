@@ -1,14 +1,13 @@
 """UI overhead: tokens/s through the real window versus the raw engine, on the same prompts, in one run,
 and the longest event-loop stall while a reply streams.
 
-    python benchmarks/ui_overhead.py [--repeats 3] [--max-new-tokens 256] [--drafted-tokens] [--thinking]
+    python benchmarks/ui_overhead.py [--repeats 3] [--max-new-tokens 256] [--drafted-tokens]
 
 Goals (issue 3): window/raw >= 0.95; longest stall < 50 ms. With ``--drafted-tokens`` the stall runs are
 made twice per prompt, with "Show drafted tokens" off and on, alternating (issue 13: < 16 ms longest with
 the tint on while streaming). The wall-clock gaps of the 5 ms probe also count the time other processes
 took the CPU, so those runs also report the GUI thread's own CPU time per work item (each slot or paint
-that draws the streaming reply), which does not. ``--thinking`` turns the model's thinking on (both sides):
-the replies then stream through the live Thinking… block first (issue 12: < 16 ms longest).
+that draws the streaming reply), which does not.
 """
 
 from __future__ import annotations
@@ -64,8 +63,6 @@ def main() -> None:
     parser.add_argument("--max-new-tokens", type=int, default=256)
     parser.add_argument("--drafted-tokens", action="store_true",
                         help="measure the stalls with Show drafted tokens off and on")
-    parser.add_argument("--thinking", action="store_true",
-                        help="thinking on: replies stream a Thinking… block first (where the template allows)")
     parser.add_argument("--switch-interval", type=float, default=None,
                         help="override sys.setswitchinterval (seconds) to see the GIL hand-off's share")
     args = parser.parse_args()
@@ -101,10 +98,6 @@ def main() -> None:
             raise SystemExit(window.notice.text())
     raw = Engine(window.pipeline_spec())
     window.options.max_tokens.setValue(args.max_new_tokens)
-    if args.thinking:
-        if not window.options.thinking.isEnabled():
-            raise SystemExit("this model's chat template has no thinking switch")
-        window.options.thinking.setChecked(True)
     settings = window.generation_settings()
 
     gaps: list[float] = []
