@@ -21,10 +21,10 @@ from pathlib import Path
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation import context as ctx
 from eagle_chat.core.generation import devices as dev
-from eagle_chat.core.generation import kv_cache
+from eagle_chat.core.generation import kv_cache, prefill
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
-from eagle_chat.core.generation.streamer import ChunkStreamer, TokenLengths
+from eagle_chat.core.generation.streamer import ChunkStreamer, token_lengths
 from eagle_chat.core.generation.reasoning import Split, prompt_opens_reasoning, split_reasoning, thinking_figures
 from eagle_chat.core.models import folders
 
@@ -121,6 +121,7 @@ class GenerationSettings:
     tree_depth: int = 0
     branching_factor: int = 0
     chat_template: bool = True  # False: a string prompt goes in as it is (the API's /v1/completions)
+    next_turn: bool = False  # only cache the conversation as its next turn will send it (see ``prefill``)
 
 
 @dataclass
@@ -169,9 +170,13 @@ class Engine:
             raise _load_error(self.plan, error) from error
         self.load_time_ms = (time.perf_counter() - started) * 1000.0
         self._tokenizer = self._pipe.get_tokenizer()
-        self._token_lengths = _token_lengths(self._tokenizer)
+        self._token_lengths = token_lengths(self._tokenizer)
         self._lock = threading.Lock()
         self.context_limits = ctx.limits_for(self.plan, spec.npu)
+
+    @property
+    def tokenizer(self):
+        return self._tokenizer
 
     @property
     def has_draft(self) -> bool:
@@ -242,6 +247,8 @@ class Engine:
         each step's drafted tokens and own token wrote (see :mod:`eagle_chat.core.generation.steps` for how
         it relates to GenAI's accepted and generated counts); each chunk carries the steps since the last.
         """
+        if settings.next_turn:  # the text the next turn will start with, a few tokens of it (thrown away)
+            prompt, settings = prefill.next_turn_text(self, prompt, settings), prefill.run_settings(settings)
         config = self._config(settings)
         self._check_prompt(prompt)
         plan = self.plan_context(prompt, settings)
@@ -369,15 +376,6 @@ def check_prompt_length(count: int, *, device: str, npu: dev.NpuOptions, max_con
             "This conversation is {count} tokens long; the model handles at most {max_context}. Start a new "
             "conversation or shorten the message.", count=count, max_context=max_context
         )
-
-
-def _token_lengths(tokenizer) -> TokenLengths | None:
-    """Per-token text lengths for the step record; a tokenizer that cannot give them costs only the
-    record's characters, never the reply."""
-    try:
-        return TokenLengths(tokenizer)
-    except Exception:  # noqa: BLE001
-        return None
 
 
 def _first_line(error: BaseException) -> str:

@@ -58,6 +58,15 @@ class TokenLengths:
         return [self._cache[i] for i in ids]
 
 
+def token_lengths(tokenizer) -> TokenLengths | None:
+    """Per-token text lengths for the step record; a tokenizer that cannot give them costs only the
+    record's characters, never the reply."""
+    try:
+        return TokenLengths(tokenizer)
+    except Exception:  # noqa: BLE001
+        return None
+
+
 class StepText:
     """How many characters each step adds to the reply, split into its drafted part and its last token."""
 

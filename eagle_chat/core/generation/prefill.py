@@ -1,0 +1,61 @@
+"""Next-turn prefill: put a conversation through the model as the next turn will send it, before it is sent.
+
+Prefix caching (CPU/GPU) reuses the KV blocks of earlier *prompts* only. Measured on GenAI 2026.4.1 with
+the speed-demo pair (``benchmarks/next_turn_prefill.py``): the blocks a reply *generated* are not reused
+by the next turn, even without a draft and with a tokenization identical to the generated ids, so every
+turn prefilled the whole previous reply again (a 512-token reply: ~0.6 s on a 50M model, seconds on an 8B
+one); and with an EAGLE-3 draft, GenAI reuses only the prefix the draft has cached too, which a prompt
+gets only once a drafting step has run on it (a call of 1-2 new tokens caches nothing in the draft).
+
+So after a reply, while the user reads it and types, the app runs the conversation once more in the
+background: the system prompt and the turns the context budget will send, the reply just written, and the
+template's opening of the next user message — cut where that message's text will start — for a few
+tokens, enough for a drafting step. The next turn's prompt starts with exactly that text, so only the new
+message is prefilled when it is sent. When the budget's cut moves, the new window is what gets prefilled:
+that cost moves out of the user's wait too.
+
+What the model reads does not change: the prefill renders the same messages with the same template; its
+output is thrown away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+NEW_MESSAGE = "\u2063next-turn\u2063"  # stands for the user's next message; templates copy it as it is
+EXTRA_STEPS = 3  # new tokens beyond K: the draft caches the prompt on its first drafting step
+
+
+class NoPrefill(Exception):
+    """Nothing to prefill: the template does not show where the next message's text would begin."""
+
+
+def next_turn_text(engine, history: Sequence[Mapping[str, str]], settings) -> str:
+    """The text the next turn's prompt will start with, for ``history`` (system prompt first, the reply
+    just written last): what the context budget would send with a new user message, through the chat
+    template, up to where that message's text begins."""
+    probe = [*(dict(m) for m in history), {"role": "user", "content": NEW_MESSAGE}]
+    plan = engine.plan_context(probe, settings)
+    text = engine.prompt_text(plan.messages, settings.thinking)
+    at = text.rfind(NEW_MESSAGE)
+    if at <= 0:
+        raise NoPrefill
+    return without_added_bos(engine.tokenizer, text[:at])
+
+
+def without_added_bos(tokenizer, text: str) -> str:
+    """``text`` to be tokenized with special tokens added: a template's own BOS string comes off when the
+    tokenizer adds a BOS itself (Llama 3's does; Qwen's adds none), or the tokens would be shifted by one."""
+    bos = tokenizer.get_bos_token()
+    if not bos or not text.startswith(bos):
+        return text
+    plain = tokenizer.encode("a", add_special_tokens=False).input_ids.get_shape()[-1]
+    added = tokenizer.encode("a", add_special_tokens=True).input_ids.get_shape()[-1]
+    return text[len(bos):] if added > plain else text
+
+
+def run_settings(settings):
+    """How the prefill itself runs: the text as it stands (no template), a few tokens, same mode and K."""
+    tokens = settings.num_assistant_tokens + EXTRA_STEPS if settings.speculative else 1
+    return replace(settings, next_turn=False, chat_template=False, max_new_tokens=max(1, tokens))
