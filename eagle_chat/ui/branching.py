@@ -124,7 +124,7 @@ class BranchActions:
                 or message.role != role:
             self.sig_error.emit(translate("BranchActions", "That message is not in the open conversation any more."))
             return False
-        if not starts_reply and self.reply is not None:
+        if not starts_reply and self.foreground is not None:
             self.sig_error.emit(translate("BranchActions", "A reply is still being generated; stop it first."))
             return False
         return not starts_reply or self._can_generate()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import logging
 import time
 import weakref
 
@@ -26,11 +27,14 @@ from eagle_chat.core.storage.store import ConversationStore
 from eagle_chat.ui.replies import ReplyInFlight, failure_status, mark_ended
 from eagle_chat.ui.branching import BranchActions
 from eagle_chat.ui.conversations import ConversationActions
+from eagle_chat.ui.next_turn import NextTurnPrefill
 from eagle_chat.ui.request_queue import RequestQueue
 from eagle_chat.ui.worker import GenerationWorker
 
 RENDER_INTERVAL_MS = 66  # ~15 Hz: smooth enough to read, and on a 2-core laptop every repaint is taken from inference
 SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
+
+log = logging.getLogger(__name__)
 
 # Every controller thread ever started, so tests can assert none outlives its test.
 LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()
@@ -110,12 +114,13 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self._flush)
         self._shut_down = False
+        self.next_turn = NextTurnPrefill(self)  # caches the conversation for its next turn after each reply
 
     # --- public API (GUI thread) -----------------------------------------------------------------
     def load(self, spec: PipelineSpec) -> int | None:
         """Build a pipeline on the worker thread; returns the load's id, matched by ``sig_loaded`` /
         ``sig_load_failed``. Refused (None) while a reply runs or another load is under way."""
-        self._preempt_background()
+        self._preempt_background(everything=True)
         if self.reply is not None or self.state == "loading" or self._shut_down:
             self.sig_error.emit(self.tr("Wait for the reply to finish (or stop it) before loading another model.")
                                 if self.reply is not None else self.tr("A model is loading; wait for it first."))
@@ -141,14 +146,15 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         return self._reply_to_path(settings)
 
     def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, draft_free: bool = False,
-                      background: bool = False) -> int | None:
+                      background: bool = False, finish: bool = False) -> int | None:
         """Run a reply that is not stored in any conversation (comparisons). Returns its request id.
 
         ``draft_free`` runs it on the draft-free reference pipeline (see ``load_draft_free``); a ``background``
-        one (the warm start) keeps the state "ready" and gives way to any request (``_preempt_background``)."""
+        one (the warm start) keeps the state "ready" and gives way to any request (``_preempt_background``),
+        and a short background one (``finish``) is let run to its end first."""
         if not self._can_generate():
             return None
-        return self._start(prompt, settings, None, draft_free=draft_free, background=background)
+        return self._start(prompt, settings, None, draft_free=draft_free, background=background, finish=finish)
 
     def load_draft_free(self) -> None:
         """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``)."""
@@ -277,7 +283,10 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             reply.job.on_failed(error, status=failure_status(error))
             self.sig_job_finished.emit(request_id, None)
             return
-        self.sig_error.emit(shown)
+        if reply.background:  # the warm start or a prefill: nobody asked for it, so nobody is told
+            log.warning("a background reply failed: %s", error)
+        else:
+            self.sig_error.emit(shown)
         if reply.message is None:
             self.sig_ephemeral_finished.emit(request_id, None)
             return

@@ -29,6 +29,7 @@ class ReplyInFlight:
     prompt: object = None
     draft_free: bool = False
     background: bool = False  # gives way to any request the user makes (see ChatController.run_ephemeral)
+    finish: bool = False  # a short background reply (the next-turn prefill): a request waits for its end
     meter: RateMeter = field(default_factory=RateMeter)
     parts: list[str] = field(default_factory=list)
     tokens: int = 0

@@ -1,7 +1,9 @@
 """The controller's one request queue (a mixin of :class:`~eagle_chat.ui.controller.ChatController`).
 
 Window replies, comparisons and API requests wait in ``queue``, in order, behind ``reply`` — the one the
-worker runs: one pipeline, one worker. A *background* reply (the warm start) gives way to any other.
+worker runs: one pipeline, one worker. A *background* reply (the warm start) gives way to any other; a
+short one (the next-turn prefill, ``finish``) is not stopped for a reply or an API request, which waits the
+fraction of a second it has left instead of losing what it caches — but it is for a load.
 """
 
 from __future__ import annotations
@@ -26,7 +28,12 @@ class RequestQueue:
             reply.stop.set()
 
     def is_busy(self) -> bool:
-        return self.reply is not None or self.state == "loading"
+        return self.foreground is not None or self.state == "loading"
+
+    @property
+    def foreground(self) -> ReplyInFlight | None:
+        """The reply in flight unless it is a background one (the state stays "ready" for those)."""
+        return self.reply if self.reply is not None and not self.reply.background else None
 
     def _replies(self) -> list[ReplyInFlight]:
         return [r for r in (self.reply, *self.queue) if r is not None]
@@ -48,7 +55,7 @@ class RequestQueue:
         if self._shut_down:
             return False
         self._preempt_background()
-        if any(reply.job is None for reply in self._replies()):  # API requests only wait their turn
+        if any(r.job is None and not r.background for r in self._replies()):  # API requests only wait their turn
             self.sig_error.emit(translate("RequestQueue", "A reply is still being generated; stop it first."))
             return False
         if self.state not in ("ready", "generating"):
@@ -59,15 +66,16 @@ class RequestQueue:
             return False
         return True
 
-    def _preempt_background(self) -> None:
+    def _preempt_background(self, *, everything: bool = False) -> None:
         """Stop background replies (the warm start) and forget them: the worker runs the next request as soon
         as the one in flight returns (within a step); its late signals carry an old id and are ignored; its
-        listeners hear it ended without a result."""
+        listeners hear it ended without a result. A short one in flight (``finish``) runs to its end unless
+        ``everything`` goes (a load)."""
         for reply in [r for r in self.queue if r.background]:
             self.queue.remove(reply)
             self.sig_ephemeral_finished.emit(reply.request_id, None)
         reply = self.reply
-        if reply is None or not reply.background:
+        if reply is None or not reply.background or (reply.finish and not everything):
             return
         reply.stop.set()
         self.reply = None
@@ -77,7 +85,7 @@ class RequestQueue:
         self.sig_ephemeral_finished.emit(reply.request_id, None)
 
     def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False,
-               job=None, live: LiveReply | None = None, background: bool = False) -> int:
+               job=None, live: LiveReply | None = None, background: bool = False, finish: bool = False) -> int:
         has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not draft_free
         if settings.speculative and not has_draft:
             settings = replace(settings, speculative=False)
@@ -86,7 +94,7 @@ class RequestQueue:
         stop = job.stop if job is not None else threading.Event()
         live = live or (LiveReply(message, inside=False) if message is not None else None)
         reply = ReplyInFlight(request_id, mode, settings, stop, message, job, prompt, draft_free, live=live,
-                              background=background)
+                              background=background, finish=finish)
         if self.reply is None:
             self._dispatch(reply)
         else:

@@ -211,7 +211,7 @@ class MessageActions(QObject):
         """Enable what can be done now."""
         c = self.controller
         path = c.conversation.messages if c.conversation is not None else []
-        idle = c.state == "ready" and c.reply is None
+        idle = c.state == "ready" and c.foreground is None
         self.regenerate_action.setEnabled(idle and any(m.role == "assistant" for m in path))
         self.edit_action.setEnabled(any(m.role == "user" for m in path))
         self.continue_action.setEnabled(idle and bool(path) and branches.is_cut(path[-1]))

@@ -1,0 +1,82 @@
+"""NextTurnPrefill: after each reply in the window, cache the conversation for its next turn in the background.
+
+GenAI's prefix caching reuses earlier prompts' KV blocks but not the blocks a reply generated, and with an
+EAGLE-3 draft only what the draft has cached too (see :mod:`eagle_chat.core.generation.prefill`). So once a
+reply has ended, the conversation goes through the model once more as the next turn will send it — a
+*background* reply of a few tokens whose output is thrown away — while the user reads and types. The next
+turn then prefills only its new message.
+
+It never costs the user more than waiting would have: a send or an API request arriving meanwhile waits
+for the prefill's end (it is short and caches what that request needs: ``finish``), and a load stops it.
+It runs only where something is reused — CPU/GPU with prefix caching on — and for the conversation open in
+the window, when the reply that ended is the last message of its visible path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from eagle_chat.core.generation.engine import GenerationSettings, PipelineSpec
+
+
+class NextTurnPrefill(QObject):
+    sig_prefilled = Signal(int, object)
+    """A prefill ended: its request id and the GenerationResult (None if it was stopped or failed)."""
+
+    def __init__(self, controller):
+        super().__init__(controller)
+        self.controller = controller
+        self.enabled = True
+        self.request_id: int | None = None  # the prefill in flight
+        self._settings: GenerationSettings | None = None  # the settings of the window's last reply
+        self._after: object | None = None  # the reply message the next prefill follows
+        self._timer = QTimer(self)  # after every other listener of the reply's end (they may start one)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.start)
+        controller.sig_reply_started.connect(self._on_started)
+        controller.sig_reply_finished.connect(self._on_finished)
+        controller.sig_ephemeral_finished.connect(self._on_ephemeral_finished)
+
+    def applies(self) -> bool:
+        """Whether a prefill would be reused here: a local pipeline with prefix caching (not NPU)."""
+        loaded = self.controller.loaded or {}
+        spec = loaded.get("spec")
+        return isinstance(spec, PipelineSpec) and spec.prefix_cache and loaded.get("device") != "NPU"
+
+    def start(self) -> int | None:
+        """Prefill the open conversation after the reply that just ended; its request id, or None when
+        there is nothing to do (or something else already runs)."""
+        c, message, settings = self.controller, self._after, self._settings
+        self._after = None
+        conversation = c.conversation
+        if not (self.enabled and message is not None and settings is not None and self.applies()):
+            return None
+        if conversation is None or not conversation.messages or conversation.messages[-1] is not message:
+            return None
+        if c.state != "ready" or c.reply is not None or c.queue:
+            return None
+        return c.run_ephemeral(conversation.history(), replace(settings, next_turn=True), background=True,
+                               finish=True)  # ``request_id`` is set as it starts: a listener may end it at once
+
+    # --- slots -------------------------------------------------------------------------------------------
+    def _on_started(self, request_id: int, _mode: str, settings: GenerationSettings) -> None:
+        reply = self.controller.reply
+        if reply is None or reply.request_id != request_id:
+            return
+        if reply.message is not None:
+            self._settings = settings
+        elif reply.finish:
+            self.request_id = request_id
+
+    def _on_finished(self, message, result) -> None:
+        if result is not None:  # a failed reply says nothing of the next turn
+            self._after = message
+            self._timer.start()
+
+    def _on_ephemeral_finished(self, request_id: int, result) -> None:
+        if request_id == self.request_id:
+            self.request_id = None
+            self.sig_prefilled.emit(request_id, result)
