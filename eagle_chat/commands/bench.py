@@ -71,6 +71,9 @@ def bench_parser() -> argparse.ArgumentParser:
     parser.add_argument("--compare-cache", action="store_true",
                         help="with --conversation: run the same conversation with prefix caching off too, in the "
                         "same run, and say whether the texts are identical")
+    parser.add_argument("--no-next-turn-prefill", action="store_true",
+                        help="with --conversation: do not prefill the conversation for its next turn after each "
+                        "reply (the app does, in the background, while the user types; 'prefill ms' is that work)")
     add_home_argument(parser)
     return parser
 
@@ -184,6 +187,7 @@ def conversation_main(args: argparse.Namespace, parser: argparse.ArgumentParser,
     try:
         report = run_conversation(spec, prompts, args.conversation, settings, system_prompt=app.system_prompt,
                                   compare_cache=args.compare_cache and spec.prefix_cache,
+                                  next_turn_prefill=not args.no_next_turn_prefill,
                                   progress=lambda msg: print(f"# {msg}", file=sys.stderr, flush=True))
     except UserError as error:
         print(f"eagle-chat bench: {error}", file=sys.stderr)

@@ -20,6 +20,15 @@ def test_the_conversation_grows_turn_by_turn_and_caching_changes_no_text(tiny_pa
     assert report.identical is True
     assert all(t.ttft_ms > 0 and t.generated_tokens > 0 and t.text for t in on.turns)
     assert "same text" in report.table() and len(report.table().splitlines()) == 2 + 4
+    # As in the app, the conversation is prefilled for each next turn with caching on (only there).
+    assert on.turns[0].prefill_ms is None and all(t.prefill_ms > 0 for t in on.turns[1:])
+    assert all(t.prefill_ms is None for t in off.turns) and "prefill ms" in report.table()
+
+
+def test_the_conversation_bench_can_leave_the_prefill_out(tiny_pair):
+    report = run_conversation(PipelineSpec(*tiny_pair, precision="f32"), ["Sort a list."], 2,
+                              GenerationSettings(max_new_tokens=8, num_assistant_tokens=3), next_turn_prefill=False)
+    assert all(t.prefill_ms is None for t in report.runs[0].turns) and "prefill ms" not in report.table()
 
 
 def test_bench_conversation_cli_uses_the_app_settings_and_writes_json(tiny_pair, tmp_path):

@@ -6,13 +6,18 @@ engine's context budget, on a pipeline built with the app's settings (prefix cac
 ``compare_cache`` runs the same conversation a second time with prefix caching off, in the same process
 and interleaved turn by turn with the first, so both see the same machine; with greedy decoding at f32
 the two must write the same texts.
+
+As in the app, with prefix caching on the conversation is prefilled for its next turn after each reply
+(``core.generation.prefill``: in the app while the user reads and types); ``prefill_ms`` is that
+background work before a turn, not part of its TTFT. ``next_turn_prefill=False`` leaves it out.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from eagle_chat.core.errors import UserError
@@ -33,6 +38,7 @@ class Turn:
     generated_tokens: int
     text: str
     history_dropped: int = 0
+    prefill_ms: float | None = None  # the background prefill before this turn (None: none ran)
 
 
 @dataclass
@@ -68,8 +74,11 @@ class ConversationReport:
     def table(self) -> str:
         """One row per turn; with two runs, both side by side and whether the texts agree."""
         names = ["prefix cache " + ("on" if r.prefix_cache else "off") for r in self.runs]
+        prefill = any(t.prefill_ms is not None for r in self.runs for t in r.turns)
         head = f"{'turn':>4} {'prompt tok':>10} " + " ".join(
             f"{name + ' TTFT ms':>23} {'tok/s':>7} {'tokens':>6}" for name in names)
+        if prefill:
+            head += f" {'prefill ms':>10}"
         if len(self.runs) > 1:
             head += f" {'same text':>9}"
         lines = [head, "-" * len(head)]
@@ -77,6 +86,8 @@ class ConversationReport:
             row = f"{first.turn:>4} {first.prompt_tokens:>10} "
             others = [r.turns[index] for r in self.runs if index < len(r.turns)]
             row += " ".join(f"{t.ttft_ms:>23.1f} {t.tokens_per_s:>7.1f} {t.generated_tokens:>6}" for t in others)
+            if prefill:
+                row += f" {first.prefill_ms:>10.1f}" if first.prefill_ms is not None else f" {'-':>10}"
             if len(others) > 1:
                 row += f" {'yes' if others[0].text == others[1].text else 'NO':>9}"
             lines.append(row)
@@ -91,6 +102,7 @@ def run_conversation(
     *,
     system_prompt: str = "",
     compare_cache: bool = False,
+    next_turn_prefill: bool = True,
     progress: Callable[[str], None] = lambda _msg: None,
 ) -> ConversationReport:
     """Run a ``turns``-turn conversation on ``spec`` (and on the same spec with caching off when asked)."""
@@ -108,15 +120,20 @@ def run_conversation(
                                                          num_assistant_tokens=settings.num_assistant_tokens))
         runs = [ConversationRun(s.prefix_cache) for s in specs]
         chats = [Conversation(system_prompt=system_prompt) for _ in specs]
+        prefilled: list[float | None] = [None for _ in specs]
         for turn in range(1, turns + 1):
             prompt = prompts[(turn - 1) % len(prompts)]
-            for engine, run, chat in zip(engines, runs, chats):
+            for index, (engine, run, chat) in enumerate(zip(engines, runs, chats)):
                 chat.messages.append(Message("user", prompt))
                 result = engine.generate(chat.history(), settings)
                 chat.messages.append(Message("assistant", result.text, stats=result.stats))
                 s = result.stats
                 run.turns.append(Turn(turn, s.input_tokens, s.ttft_ms, s.tokens_per_s, s.generated_tokens,
-                                      result.text, s.history_dropped))
+                                      result.text, s.history_dropped, prefilled[index]))
+                if next_turn_prefill and engine.spec.prefix_cache and engine.plan.device != "NPU" and turn < turns:
+                    started = time.perf_counter()
+                    engine.generate(chat.history(), replace(settings, next_turn=True))
+                    prefilled[index] = (time.perf_counter() - started) * 1000.0
             progress(f"turn {turn}/{turns}: {runs[0].turns[-1].prompt_tokens} prompt tokens, "
                      + ", ".join(f"TTFT {r.turns[-1].ttft_ms:.0f} ms" for r in runs))
     finally:
