@@ -46,7 +46,7 @@ def test_compare_offers_the_speed_demo_pair_and_one_click_shows_the_speed_up(qtb
                              if r.mode == "speculative" and not r.warmup)
     assert comparison.speedup == fast / base
     assert comparison.speedup >= 1.5, comparison.to_rows()
-    assert comparison.verdict == "faster" and comparison.identical
+    assert comparison.verdict == "faster" and comparison.identical, comparison.to_rows()
     summary = view.summary.text()
     assert summary.startswith(f"Speed-up ×{comparison.speedup:.2f}: EAGLE-3 was faster in every one of 3 runs")
     assert "f32 precision (greedy answers must be identical)" in summary and "Answers identical ✓" in summary
