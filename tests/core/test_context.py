@@ -152,3 +152,32 @@ def test_a_reply_to_continue_keeps_its_question_however_long_the_conversation():
     tiny = ctx.ContextLimits(context=110, max_prompt=110, margin=10)
     with pytest.raises(ctx.ContextTooSmall):
         fit(messages, 20, tiny)
+
+
+def test_a_first_message_is_counted_once():
+    calls = []
+
+    def counting(messages):
+        calls.append(len(messages))
+        return count_prompt(messages)
+
+    plan = ctx.fit([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hello there"}], 100,
+                   ctx.ContextLimits(1000, 1000, 10), counting, count_texts, overhead=OVERHEAD)
+    assert plan.prompt_tokens == count_prompt(plan.messages) and plan.history_tokens == 0
+    assert calls == [2]  # the template and the tokenizer run once before the first token, not twice
+
+
+def test_a_reply_renders_its_prompt_once_and_each_prompt_gets_its_own_text(spec_engine, monkeypatch):
+    spec_engine.plan_context("warm-up", GenerationSettings(max_new_tokens=4))  # the template's overhead, once
+    renders = []
+    render = spec_engine._render
+    monkeypatch.setattr(spec_engine, "_render", lambda prompt, thinking: renders.append(1) or render(prompt, thinking))
+    question = [{"role": "user", "content": "A question this test asks once: what is a trie?"}]
+    result = spec_engine.generate(question, GenerationSettings(max_new_tokens=4))
+    assert len(renders) == 1 and result.stats.input_tokens == spec_engine.count_prompt_tokens(question)
+    # the remembered rendering never stands in for another prompt or another thinking switch
+    off, on = spec_engine.prompt_text(question, False), spec_engine.prompt_text(question, True)
+    assert "</think>" in off and "</think>" not in on and spec_engine.prompt_text(question, False) == off
+    other = [{"role": "user", "content": "Another question?"}]
+    assert "Another question?" in spec_engine.prompt_text(other) and "trie" not in spec_engine.prompt_text(other)
+    assert len(renders) == 5

@@ -150,8 +150,12 @@ def fit(
     limit = prompt_limit(limits, max_new_tokens)
     fixed = count_prompt(system + new)
     sizes = [n + overhead for n in count_texts([m["content"] for m in history])] if history else []
-    # Counting a long conversation exactly costs a tokenizer pass over all of it: only when it may fit.
-    total = count_prompt(messages) if fixed + sum(sizes) <= limit + limit // 8 else limit + 1
+    # Counting a long conversation exactly costs a tokenizer pass over all of it: only when it may fit (and
+    # a first message is what was just counted: a render and a tokenizer call less before the first token).
+    if not history:
+        total = fixed
+    else:
+        total = count_prompt(messages) if fixed + sum(sizes) <= limit + limit // 8 else limit + 1
     cut = 0
     if total > limit and history:
         cut, total = _cut(system, history, new, sizes, limit, count_prompt)

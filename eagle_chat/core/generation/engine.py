@@ -157,14 +157,12 @@ class Engine:
         try:
             kwargs = dict(self.plan.properties)
             if self.plan.scheduler is not None:
-                scheduler = ov_genai.SchedulerConfig()
+                kwargs["scheduler_config"] = scheduler = ov_genai.SchedulerConfig()
                 for name, value in self.plan.scheduler.items():
                     setattr(scheduler, name, value)
-                kwargs["scheduler_config"] = scheduler
             if self.plan.draft_dir is not None:
-                kwargs["draft_model"] = ov_genai.draft_model(
-                    self.plan.draft_dir, self.plan.draft_device, **self.plan.draft_properties
-                )
+                kwargs["draft_model"] = ov_genai.draft_model(self.plan.draft_dir, self.plan.draft_device,
+                                                             **self.plan.draft_properties)
             self._pipe = ov_genai.LLMPipeline(self.plan.target_dir, self.plan.device, **kwargs)
         except RuntimeError as error:
             raise _load_error(self.plan, error) from error
@@ -172,6 +170,7 @@ class Engine:
         self._tokenizer = self._pipe.get_tokenizer()
         self._token_lengths = token_lengths(self._tokenizer)
         self._lock = threading.Lock()
+        self._last_render: tuple[tuple, str] | None = None  # (the prompt_text key, its text)
         self.context_limits = ctx.limits_for(self.plan, spec.npu)
 
     @property
@@ -198,7 +197,15 @@ class Engine:
         """The prompt as the model reads it, after the chat template.
 
         A conversation that ends with an assistant message is a reply to *continue*: the template renders
-        the turns before it with the generation prompt, and that reply's text follows as it stands."""
+        the turns before it with the generation prompt, and that reply's text follows as it stands. The last
+        rendering is remembered: a reply renders its prompt to count it (the context budget), then to send it."""
+        key = (thinking, prompt if isinstance(prompt, str) else tuple(tuple(sorted(m.items())) for m in prompt))
+        last = self._last_render  # one read: another thread may count a prompt meanwhile
+        if last is None or last[0] != key:
+            self._last_render = last = (key, self._render(prompt, thinking))
+        return last[1]
+
+    def _render(self, prompt: str | Sequence[Message], thinking: bool | None) -> str:
         if not isinstance(prompt, str) and prompt and prompt[-1].get("role") == "assistant":
             head = self._tokenizer.apply_chat_template(self._history(prompt[:-1], thinking),
                                                        add_generation_prompt=True)
@@ -354,12 +361,8 @@ class Engine:
         return k
 
     def _check_prompt(self, prompt: str | Sequence[Message]) -> None:
-        if isinstance(prompt, str):
-            empty = not prompt.strip()
-        else:
-            users = [m for m in prompt if m.get("role") == "user"]
-            empty = not users or not str(users[-1].get("content", "")).strip()
-        if empty:
+        users = [{"content": prompt}] if isinstance(prompt, str) else [m for m in prompt if m.get("role") == "user"]
+        if not users or not str(users[-1].get("content", "")).strip():
             raise EngineError("The message is empty; type something to send.")
 
 
