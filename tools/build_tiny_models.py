@@ -15,13 +15,15 @@ Steps: byte-level BPE tokenizer trained on the CPython standard library sources 
 when present), ChatML template honouring ``enable_thinking`` like Qwen3's; target pre-trained on that
 corpus mixed with ChatML samples (user asks for a stdlib function, assistant answers with its code);
 draft head distilled on the target's own hidden states (layers 2, 5, 7: the layers OpenVINO GenAI picks
-for a 10-layer target) with training-time test; both exported with ``optimum-cli export openvino``.
+for a 10-layer target) with training-time test; both exported with ``optimum-cli export openvino``. The
+exported config.json is stripped of the build machine's paths (optimum-intel's ``auto_map``) and the build
+refuses to install files that name a machine path.
 
 Usage (from the repo root)::
 
-    /work/buildenv/bin/python tools/build_tiny_models.py --out tests/models --verify
-    /work/buildenv/bin/python tools/build_tiny_models.py --out tests/models --verify-only
-    /work/buildenv/bin/python tools/build_tiny_models.py --out tests/models --verify-only \
+    python tools/build_tiny_models.py --out tests/models --verify
+    python tools/build_tiny_models.py --out tests/models --verify-only
+    python tools/build_tiny_models.py --out tests/models --verify-only \
         --speed-demo --speed-demo-dir /work/speed-demo
 
 ``--verify`` runs the pair in OpenVINO GenAI on CPU (f32 inference and KV cache), greedy, 5 draft tokens,
@@ -69,6 +71,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -863,6 +866,55 @@ def export_openvino(model_dir: Path, out_dir: Path, trust_remote_code=False) -> 
         if not (out_dir / name).is_file():
             sys.exit(f"error: optimum-cli did not write {out_dir / name}")
     normalize_tokenizer_config(out_dir)
+    normalize_model_config(out_dir)
+
+
+def normalize_model_config(model_dir: Path) -> None:
+    """Drop ``auto_map`` entries whose code is not in the folder. For an EAGLE-3 head optimum-intel writes
+    ``auto_map`` pointing at its own model patcher by absolute path (".../site-packages/optimum/exporters/
+    openvino--model_patcher.LlamaEagle3Model"): it names the build machine, differs between machines (so the
+    rebuild would not be reproducible) and is useless to anyone else. Nothing reads it for an IR folder."""
+    path = model_dir / "config.json"
+    config = json.loads(path.read_text(encoding="utf-8"))
+    auto_map = config.get("auto_map")
+    if not isinstance(auto_map, dict):
+        return
+
+    def local(ref) -> bool:
+        refs = ref if isinstance(ref, list) else [ref]
+        return all(isinstance(r, str) and "--" not in r and "/" not in r and "\\" not in r
+                   and (model_dir / (r.rsplit(".", 1)[0] + ".py")).is_file() for r in refs if r)
+
+    kept = {name: ref for name, ref in auto_map.items() if local(ref)}
+    if kept:
+        config["auto_map"] = kept
+    else:
+        del config["auto_map"]
+    path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+# Absolute paths under the usual top-level folders of Linux, macOS and Windows machines. (No token of the
+# tiny BPE can hold one: its pre-tokenizer keeps punctuation and letters in separate pieces.)
+_ABSOLUTE_PATH = re.compile(rb"(?<![\w.])/(?:work|tmp|root|home|Users|usr|opt|var|mnt|private)/|"
+                            rb"\b[A-Za-z]:(?:\\\\|\\|/)(?:Users|Program Files|Windows)\b|site-packages|dist-packages")
+
+
+def machine_paths(root: Path, extra: tuple[Path, ...] = ()) -> list[str]:
+    """``file: match`` for every absolute machine path in any file under ``root`` (read as bytes): this
+    interpreter's prefixes, the home, temporary and repo folders, ``extra``, any "site-packages", and any
+    path under a usual top-level folder (/work/, /tmp/, /home/, C:\\Users, ...)."""
+    needles = set()
+    for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, Path.home(), tempfile.gettempdir(), REPO_ROOT,
+              *extra):
+        parts = Path(p).resolve().parts
+        if len(parts) > 2:  # "/work/main", not "/tmp" or "/usr" alone: a token of the BPE may read "/tmp"
+            needles.add(str(Path(*parts)).encode())
+    found = []
+    for file in sorted(f for f in root.rglob("*") if f.is_file()):
+        data = file.read_bytes()
+        hits = {n for n in needles if n in data} | {m.group(0) for m in _ABSOLUTE_PATH.finditer(data)}
+        found += [f"{file.relative_to(root)}: {h.decode(errors='replace')}" for h in sorted(hits)]
+    return found
 
 
 def dir_size(path: Path) -> int:
@@ -1075,6 +1127,9 @@ def build(args, work: Path) -> dict:
     save_draft_hf(draft, tokenizer, stage / HF_DRAFT_DIR)
     export_openvino(target_hf, stage / TARGET_DIR)
     export_openvino(stage / HF_DRAFT_DIR, stage / DRAFT_DIR, trust_remote_code=True)
+    leaks = machine_paths(stage, (work, out.resolve()))
+    if leaks:
+        sys.exit("error: machine paths in the built models (not installed):\n  " + "\n  ".join(leaks))
     install_outputs(stage, out)
     return figures
 
