@@ -1,6 +1,8 @@
 """Each broken model folder gets its own clear error — from validation and from Engine — and life goes on."""
 
 import json
+import re
+from pathlib import Path
 import shutil
 
 import pytest
@@ -119,3 +121,21 @@ def test_openvino_load_error_becomes_engine_error_and_process_carries_on(pair_co
         Engine(PipelineSpec(target, None, device="CPU"))
     engine = Engine(PipelineSpec(tiny_pair[0], None, device="CPU", precision="f32"))
     assert engine.generate("def add(a, b):", GenerationSettings(max_new_tokens=4, speculative=False)).text
+
+
+# --- the committed tiny pair names no machine ------------------------------------------------------------
+COMMITTED_MODELS = Path(__file__).resolve().parents[1] / "models"
+COMMITTED_DRAFT = COMMITTED_MODELS / "tiny-qwen3-eagle3"
+# An absolute path under a usual top-level folder, or a Python package folder. No token of the tiny BPE can
+# hold one (its pre-tokenizer keeps punctuation and letters apart), so a match is a leaked machine path.
+MACHINE_PATH = re.compile(rb"(?<![\w.])/(?:work|tmp|root|home|Users|usr|opt|var|mnt|private)/|"
+                          rb"\b[A-Za-z]:(?:\\\\|\\|/)(?:Users|Program Files|Windows)\b|site-packages|dist-packages")
+
+
+def test_no_committed_model_file_names_a_machine_path():
+    files = [f for f in COMMITTED_MODELS.rglob("*") if f.is_file() and "speed-demo" not in f.parts]
+    assert len(files) >= 20
+    leaks = [f"{f.relative_to(COMMITTED_MODELS)}: {m.group(0).decode()}"
+             for f in files for m in MACHINE_PATH.finditer(f.read_bytes())]
+    assert not leaks
+    assert "auto_map" not in json.loads((COMMITTED_DRAFT / "config.json").read_text())
