@@ -15,7 +15,10 @@ Steps: byte-level BPE tokenizer trained on the CPython standard library sources 
 when present), ChatML template honouring ``enable_thinking`` like Qwen3's; target pre-trained on that
 corpus mixed with ChatML samples (user asks for a stdlib function, assistant answers with its code);
 draft head distilled on the target's own hidden states (layers 2, 5, 7: the layers OpenVINO GenAI picks
-for a 10-layer target) with training-time test; both exported with ``optimum-cli export openvino``. The
+for a 10-layer target) with training-time test; both exported with ``optimum-cli export openvino``. Like
+real EAGLE-3 heads (AngelSlim's draft over 32,000 of Qwen3's 151,936 tokens), the head drafts over a reduced
+vocabulary, the ``--draft-vocab`` most frequent tokens of its training data plus the special tokens, mapped
+by ``d2t`` (target_id = draft_id + d2t[draft_id]) and ``t2d`` (bool mask over the target vocabulary). The
 exported config.json is stripped of the build machine's paths (optimum-intel's ``auto_map``) and the build
 refuses to install files that name a machine path.
 
@@ -48,18 +51,21 @@ does not pull a CUDA build; uninstall torchvision if something drags it in):
     openvino-tokenizers==2026.4.1.0, huggingface-hub==1.21.0 (>=1.5,<1.22), diffusers==0.39.0 (<0.40),
     einops==0.8.2, numpy==2.4.6 (Python 3.11.7).
 
-Observed on the development machine (2 cores, no GPU, seed 0, defaults, 2026-11-29):
-    build 12.7 min (target 600 steps ~5.5 min, self-generated data ~40 s, draft 600 steps ~5.5 min, exports
-    ~35 s); several times longer while other processes share the CPU.
-    target 1.01M params, train loss 7.95 -> 3.66, held-out loss 8.05 -> 4.21; draft 0.48M params,
-    distillation loss 29.2 -> 13.3, top-1 agreement with the target 0.71 .. 0.69 over TTT steps 1..5.
-    sizes: tiny-qwen3 3.29 MB, tiny-qwen3-eagle3 1.48 MB, hf/tiny-qwen3-eagle3 1.17 MB (5.9 MB in all).
-    --verify: speculative == baseline on 8/8 prompts; draft acceptance 72.8 % mean (56-91 % per prompt),
-    71.6 % pooled; 3.8-4.9 tokens per target step.
-    --speed-demo (MLP width 26000, ~50M weights, 102 MB IR; 8 prompts x 128 tokens, median of 3):
-    K=3 2.19x, K=4 1.92x, K=5 2.58x, K=6 2.08x, K=7 2.33x (baseline 74-89 tok/s, speculative 143-203 tok/s),
-    identical output at every K.
-    Two builds with the same seed gave bit-identical files (IR, tokenizer and safetensors).
+Observed on the development machine (2 cores, no GPU, seed 0, defaults, 2026-12-01, load average 9-18 from
+other jobs): build 22.7 min, and 42.8 min for a second build started while the machine was busier (12.7 min
+on an idle machine with the earlier full-vocabulary draft). Under heavy load torch's OpenMP threads spin on
+each other: ``OMP_WAIT_POLICY=PASSIVE`` keeps the build moving and does not change its output.
+    target 1.01M params, train loss 7.95 -> 3.66, held-out loss 8.05 -> 4.21; draft 0.34M params over 1,024
+    of the 3,072 target tokens (95.0 % of the tokens in the target's own continuations), distillation loss
+    27.7 -> 11.5, top-1 agreement with the target 0.70 .. 0.68 over TTT steps 1..5.
+    sizes: tiny-qwen3 3.29 MB, tiny-qwen3-eagle3 1.20 MB, hf/tiny-qwen3-eagle3 0.89 MB (5.4 MB in all).
+    --verify: d2t has 1,024 entries; speculative == baseline on 8/8 prompts; draft acceptance 76.4 % mean
+    (54-87 % per prompt), 75.2 % pooled; 3.6-4.9 tokens per target step.
+    --speed-demo, measured on the earlier full-vocabulary draft (MLP width 26000, ~50M weights, 102 MB IR;
+    8 prompts x 128 tokens, median of 3): K=3 2.19x, K=4 1.92x, K=5 2.58x, K=6 2.08x, K=7 2.33x (baseline
+    74-89 tok/s, speculative 143-203 tok/s), identical output at every K.
+    Two builds with the same seed (the second with OMP_WAIT_POLICY=PASSIVE) gave bit-identical files: all 24
+    (IR, tokenizer, config and safetensors).
 """
 
 from __future__ import annotations
@@ -142,6 +148,10 @@ TARGET_ARCH = {
 # GenAI's default EAGLE-3 feature layers for N layers: {2, N // 2, N - 3}.
 FEATURE_LAYERS = (2, 5, 7)
 DRAFT_INTERMEDIATE = 256
+# The draft predicts over the 1,024 most frequent of the 3,072 target tokens (plus the special tokens), like
+# real EAGLE-3 heads (AngelSlim: 32,000 of Qwen3's 151,936), so GenAI's d2t mapping is exercised:
+# target_id = draft_id + d2t[draft_id].
+DRAFT_VOCAB_SIZE = 1024
 SEQ_LEN = 256
 BATCH_SIZE = 16
 DRAFT_BATCH_SIZE = 8
@@ -733,10 +743,22 @@ class Eagle3Draft(nn.Module):
 
 
 def choose_draft_vocab(streams: TokenStreams, size: int, always: list[int]) -> torch.Tensor:
-    """The ``size`` most frequent target ids in the training streams (plus ``always``), sorted."""
+    """The draft vocabulary as EAGLE-3 training chooses it: the ``size`` most frequent target ids in the
+    draft's training data (corpus, ChatML and the target's own continuations; not the held-out tails),
+    with every id in ``always`` (the special tokens) kept whatever its count. Ties go to the lower id.
+    Returns the chosen target ids, sorted, so draft id i is target id ``ids[i]``."""
+    if not len(always) <= size <= VOCAB_SIZE:
+        raise ValueError(f"draft vocabulary must hold the {len(always)} special tokens and at most "
+                         f"{VOCAB_SIZE} tokens, got {size}")
     counts = np.bincount(np.concatenate([streams.code, streams.chat, *streams.extra]), minlength=VOCAB_SIZE)
     counts[always] = counts.max() + 1
     return torch.from_numpy(np.sort(np.argsort(-counts, kind="stable")[:size]))
+
+
+def draft_vocab_coverage(streams: TokenStreams, ids: torch.Tensor) -> float:
+    """Share of the tokens in the target's own continuations that the draft vocabulary can express."""
+    self_tokens = np.concatenate(streams.extra) if streams.extra else streams.chat
+    return float(np.isin(self_tokens, ids.numpy()).mean())
 
 
 def init_draft(target, streams: TokenStreams, draft_vocab_size: int, specials: list[int]) -> Eagle3Draft:
@@ -759,6 +781,10 @@ def init_draft(target, streams: TokenStreams, draft_vocab_size: int, specials: l
         draft.d2t.copy_(ids - torch.arange(draft_vocab_size))
         draft.t2d.zero_()
         draft.t2d[ids] = True
+    # The maps as GenAI and AngelSlim read them: target_id = draft_id + d2t[draft_id]; t2d marks the target
+    # ids the draft can produce.
+    assert torch.equal(torch.arange(draft_vocab_size) + draft.d2t, ids)
+    assert int(draft.t2d.sum()) == draft_vocab_size and bool(draft.t2d[specials].all())
     return draft
 
 
@@ -971,11 +997,38 @@ def greedy_config(max_new_tokens: int, num_assistant_tokens: int | None = None):
     return cfg
 
 
+def check_draft_vocab(draft_dir: Path) -> tuple[bool, str]:
+    """The draft IR's vocabulary mapping against its config.json: ``logits`` over ``draft_vocab_size``, a
+    ``d2t`` output of that many entries, each mapping draft id i to a distinct target id i + d2t[i] below
+    ``vocab_size``. Returns (ok, one-line description)."""
+    import openvino as ov
+
+    config = json.loads((draft_dir / "config.json").read_text(encoding="utf-8"))
+    vocab, draft_vocab = config["vocab_size"], config.get("draft_vocab_size", config["vocab_size"])
+    model = ov.Core().read_model(str(draft_dir / "openvino_model.xml"))
+    names = {name for out in model.outputs for name in out.get_names()}
+    if "d2t" not in names:
+        return False, f"draft vocabulary {draft_vocab} of {vocab}, but the IR has no d2t output"
+    logits_dim = model.output("logits").get_partial_shape()[-1]
+    source = model.output("d2t").get_node().input_value(0).get_node()
+    if source.get_type_name() != "Constant":
+        return False, f"the IR's d2t output comes from a {source.get_type_name()}, not a constant"
+    d2t = source.get_data()
+    targets = np.arange(len(d2t)) + d2t
+    ok = (len(d2t) == draft_vocab and logits_dim.is_static and logits_dim.get_length() == draft_vocab
+          and bool(((targets >= 0) & (targets < vocab)).all()) and len(set(targets.tolist())) == len(d2t))
+    return ok, (f"draft vocabulary {draft_vocab} of {vocab} target tokens; IR logits over {logits_dim}, d2t "
+                f"{len(d2t)} entries ({int((d2t != 0).sum())} non-zero), draft ids map to target ids "
+                f"{int(targets.min())}..{int(targets.max())}")
+
+
 def verify(out: Path, prompts_path: Path, num_assistant_tokens=5, max_new_tokens=64) -> tuple[bool, list[dict]]:
     """Compare baseline and speculative greedy generation on every prompt; print a table.
 
-    Passes when every speculative text equals its baseline and the draft acceptance, both the mean over
-    prompts and pooled over all drafted tokens, is >= MIN_ACCEPTANCE."""
+    Passes when the draft's d2t mapping matches its config (``check_draft_vocab``), every speculative text
+    equals its baseline and the draft acceptance, both the mean over prompts and pooled over all drafted
+    tokens, is >= MIN_ACCEPTANCE."""
+    vocab_ok, vocab_line = check_draft_vocab(out / DRAFT_DIR)
     prompts = read_prompts(prompts_path)
     base, spec = load_pipelines(out / TARGET_DIR, out / DRAFT_DIR)
     base_cfg = greedy_config(max_new_tokens)
@@ -1002,8 +1055,9 @@ def verify(out: Path, prompts_path: Path, num_assistant_tokens=5, max_new_tokens
               f"{r['tokens_per_step']:>8.2f}  {'yes' if r['identical'] else 'NO'}")
     print(f"mean acceptance {mean_acc:.1%}, pooled {pooled:.1%} (both required >= {MIN_ACCEPTANCE:.0%}); "
           f"identical {sum(r['identical'] for r in rows)}/{len(rows)}")
+    print(f"{vocab_line}: {'ok' if vocab_ok else 'INCONSISTENT'}")
     print(f"sample reply to {rows[0]['prompt']!r}:\n{textwrap.indent(rows[0]['text'][:400], '  | ')}")
-    ok = all(r["identical"] for r in rows) and min(mean_acc, pooled) >= MIN_ACCEPTANCE
+    ok = vocab_ok and all(r["identical"] for r in rows) and min(mean_acc, pooled) >= MIN_ACCEPTANCE
     print("VERIFY: PASS" if ok else "VERIFY: FAIL")
     return ok, rows
 
@@ -1119,6 +1173,10 @@ def build(args, work: Path) -> dict:
     specials = tokenizer.convert_tokens_to_ids([ENDOFTEXT, IM_START, IM_END, THINK_OPEN, THINK_CLOSE])
     draft = init_draft(target, streams, args.draft_vocab, specials)
     figures["draft_params"] = sum(p.numel() for p in draft.parameters())
+    figures["draft_vocab"] = (f"{args.draft_vocab} of {VOCAB_SIZE} target tokens, covering "
+                              f"{draft_vocab_coverage(streams, draft.d2t + torch.arange(args.draft_vocab)):.1%} "
+                              "of the target's own continuations")
+    log(f"  draft vocabulary: {figures['draft_vocab']}")
     figures["draft"] = train_draft(draft, target, streams, Budget(args.distill_steps, args.distill_seconds),
                                    args.ttt_steps, args.seed)
 
@@ -1158,6 +1216,7 @@ def print_summary(out: Path, figures: dict, seconds: float) -> None:
           f"{t['eval_loss_start']:.2f} -> {t['eval_loss_end']:.2f}")
     print(f"  draft:   {figures['draft_params'] / 1e6:.2f}M params, {d['steps']} steps, loss "
           f"{d['loss_first']:.2f} -> {d['loss_last']:.2f}, top-1 agreement per TTT step {d['agreement_last']}")
+    print(f"  draft vocabulary: {figures['draft_vocab']}")
     total = 0
     for name in (TARGET_DIR, DRAFT_DIR, str(HF_DRAFT_DIR)):
         size = dir_size(out / name)
@@ -1179,7 +1238,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--distill-steps", type=int, default=600, help="draft distillation steps (default 600)")
     p.add_argument("--distill-seconds", type=float, help="distil for this long instead (not reproducible)")
     p.add_argument("--ttt-steps", type=int, default=5, help="training-time-test steps of the draft (default 5)")
-    p.add_argument("--draft-vocab", type=int, default=VOCAB_SIZE, help="draft vocabulary size (d2t mapping)")
+    p.add_argument("--draft-vocab", type=int, default=DRAFT_VOCAB_SIZE,
+                   help=f"draft vocabulary: the most frequent target tokens + specials, mapped by d2t/t2d "
+                        f"(default {DRAFT_VOCAB_SIZE} of {VOCAB_SIZE})")
     p.add_argument("--corpus-mb", type=int, default=8, help="MB of stdlib source to read (default 8)")
     p.add_argument("--verify", action="store_true", help="verify the pair with OpenVINO GenAI after building")
     p.add_argument("--verify-only", action="store_true", help="only verify models already in --out")
