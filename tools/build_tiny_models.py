@@ -22,9 +22,14 @@ by ``d2t`` (target_id = draft_id + d2t[draft_id]) and ``t2d`` (bool mask over th
 exported config.json is stripped of the build machine's paths (optimum-intel's ``auto_map``) and the build
 refuses to install files that name a machine path.
 
+This builds the reduced-vocabulary pair committed in ``tests/models/d2t`` (``--out tests/models/d2t``). The
+suite's default pair in ``tests/models`` keeps a full-vocabulary head (``--draft-vocab 3072``; it was built
+by an earlier version of this script): GenAI 2026.4.1 aborted more soak runs with the reduced-vocabulary
+head (4/51 vs 0/49, ``benchmarks/pair_abort_rates.py``), which docs/context.md reports.
+
 Usage (from the repo root)::
 
-    python tools/build_tiny_models.py --out tests/models --verify
+    python tools/build_tiny_models.py --out tests/models/d2t --verify
     python tools/build_tiny_models.py --out tests/models --verify-only
     python tools/build_tiny_models.py --out tests/models --verify-only \
         --speed-demo --speed-demo-dir /work/speed-demo
