@@ -100,6 +100,8 @@ class RequestQueue:
         else:
             self.queue.append(reply)
             self.sig_queue_changed.emit(len(self.queue))
+            if not background and self.reply.background:  # waits behind a prefill: Stop must work already
+                self._set_state("generating")
         return request_id
 
     def _dispatch(self, reply: ReplyInFlight) -> None:

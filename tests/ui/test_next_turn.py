@@ -53,11 +53,14 @@ def test_a_send_during_the_prefill_waits_for_it_and_is_answered(qtbot, open_wind
     def type_and_send():
         window.prompt.setPlainText("And a lexer?")
         window.send()
+        states.append(c.state)  # queued behind the prefill: already "generating", so Stop works
+
+    states = []
 
     started = when_the_prefill_starts(c, type_and_send)
     send(qtbot, window, "What is a parser?")
     qtbot.waitUntil(lambda: len(finished) == 2, timeout=REPLY_TIMEOUT_MS)
-    assert started
+    assert started and states == ["generating"]
     message, result = finished[1]
     assert result is not None and message.status == "complete" and result.text  # answered, not refused
     assert window.notice.text() == ""
