@@ -100,8 +100,9 @@ class RequestQueue:
         else:
             self.queue.append(reply)
             self.sig_queue_changed.emit(len(self.queue))
-            if not background and self.reply.background:  # waits behind a prefill: Stop must work already
-                self._set_state("generating")
+            if not background and self.reply.background:  # waits behind a prefill: Stop must work already,
+                self._set_state("generating")  # and a crash meanwhile is a crash mid-reply
+                mark_started(self.marker, reply, self.conversation, self.loaded)
         return request_id
 
     def _dispatch(self, reply: ReplyInFlight) -> None:
