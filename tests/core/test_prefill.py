@@ -38,7 +38,7 @@ def test_the_prefill_follows_the_context_budgets_cut(spec_engine):
     question = "Explain, with an example, how a recursive descent parser handles operator precedence. " * 4
     history: list[dict] = []
     for turn in range(16):
-        history, reply = exchange(spec_engine, history, f"Turn {turn}. {question}", replace(settings, max_new_tokens=24))
+        history, _ = exchange(spec_engine, history, f"Turn {turn}. {question}", replace(settings, max_new_tokens=24))
     plan = spec_engine.plan_context([*history, {"role": "user", "content": "Next?"}], settings)
     assert plan.dropped > 0
     text = prefill.next_turn_text(spec_engine, history, settings)
