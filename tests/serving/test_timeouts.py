@@ -58,7 +58,8 @@ def hold(served, first: bytes, dribble: bytes = b"", every: float = 0.2) -> tupl
 
 
 def assert_cut_after(lived: float, timeout: float) -> None:
-    assert timeout - 0.1 <= lived <= timeout + LATE_S, f"lived {lived:.2f} s, timeout {timeout} s"
+    # qasync's call_later is a coarse QTimer: it may fire up to 5 % early
+    assert timeout * 0.94 <= lived <= timeout + LATE_S, f"lived {lived:.2f} s, timeout {timeout} s"
 
 
 def test_a_silent_connection_is_closed_after_the_header_timeout(slow_served):
