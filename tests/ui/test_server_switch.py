@@ -122,3 +122,36 @@ def test_closing_the_window_with_the_server_on_closes_it(qtbot, qasync_loop, ope
     qtbot.waitUntil(task.done, timeout=10_000)
     with pytest.raises(httpx.ConnectError):
         httpx.get(url + "/models", timeout=5)
+
+
+def test_switching_off_answers_a_request_waiting_behind_the_windows_reply_503_at_once(
+        qtbot, qasync_loop, open_window, pool, monkeypatch):
+    """Past the grace period an API request still waiting behind the window's own (long) reply is answered
+    503 with Retry-After at once, not left hanging until the window's reply ends or the listener drops it."""
+    from eagle_chat.ui.server import panel
+
+    monkeypatch.setattr(panel, "STOP_GRACE_S", 0.2)
+    window = open_window("--model", str(TINY_TARGET), "--draft", str(TINY_DRAFT))
+    window.settings.server_port = 0
+    window.options.max_tokens.setValue(4000)  # the window's reply outlasts the switch-off by far
+    switch(qtbot, window, True)
+    url = window.server.url
+    send(qtbot, window, PROMPT, wait=False)
+    qtbot.waitUntil(lambda: window.controller.reply is not None and window.controller.reply.job is None)
+
+    def ask():
+        with httpx.Client(base_url=url, timeout=60) as client:
+            response = client.post("/chat/completions", json={"model": "tiny-qwen3", "max_tokens": 8,
+                                                              "messages": [{"role": "user", "content": PROMPT}]})
+            return response.status_code, response.headers.get("retry-after"), response.json()
+
+    future = pool.submit(ask)
+    qtbot.waitUntil(lambda: len(window.controller.queue) == 1)  # the API request waits its turn
+    switch(qtbot, window, False)
+    qtbot.waitUntil(future.done, timeout=10_000)
+    status, retry_after, body = future.result()
+    assert (status, retry_after, body["error"]["code"]) == (503, "5", "shutting_down"), body
+    reply = window.controller.reply
+    assert reply is not None and reply.job is None  # answered while the window's reply still runs
+    with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=REPLY_TIMEOUT_MS):
+        window.controller.stop()

@@ -51,6 +51,7 @@ class Job:
         self.request_id: int | None = None
         self.ended = False
         self.cut: str | None = None  # why the server ended it early (SHUTDOWN), if it did: see cut_short
+        self.dispatched = False  # the backend has handed it to the engine (on_started was called)
         self._loop = asyncio.get_running_loop()
         self._thread = threading.get_ident()
         self._events: asyncio.Queue[Event] = asyncio.Queue()
@@ -59,6 +60,7 @@ class Job:
 
     # --- backend side (any thread) ----------------------------------------------------------------
     def on_started(self, request_id: int) -> None:
+        self.dispatched = True
         self._post(Event("started", tokens=request_id, t=time.perf_counter()))
 
     def on_chunk(self, text: str, tokens: int, t: float) -> None:
@@ -72,11 +74,16 @@ class Job:
 
     # --- the server's side -----------------------------------------------------------------------------
     def cut_short(self, cause: str) -> None:
-        """End the reply within a decoding step for ``cause`` (SHUTDOWN): the client is told it was cut,
-        or, if it had not started, that the server is unavailable (503) and to retry."""
-        if self.cut is None:
-            self.cut = cause
+        """End the reply within a decoding step for ``cause`` (SHUTDOWN): its client is told it was cut.
+        One still waiting in the queue is answered at once (503, retry) rather than when its turn comes,
+        which may be after a reply that is not the API's (the window's). Call it on the loop's thread: the
+        ControllerBackend calls ``on_started`` there too, so "still waiting" is never a guess."""
+        if self.cut is not None:
+            return
+        self.cut = cause
         self.stop.set()
+        if not self.dispatched:
+            self._post(Event("failed", "Stopped before it started.", failure=STOPPED))
 
     # --- HTTP side (the event loop) -----------------------------------------------------------------
     async def next_event(self) -> Event:
