@@ -155,3 +155,37 @@ def test_switching_off_answers_a_request_waiting_behind_the_windows_reply_503_at
     assert reply is not None and reply.job is None  # answered while the window's reply still runs
     with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=REPLY_TIMEOUT_MS):
         window.controller.stop()
+
+
+def test_the_windows_stop_on_an_api_reply_tells_its_client_the_text_is_incomplete(qtbot, qasync_loop, open_window,
+                                                                                 pool):
+    """Stop in the window ends the API reply in flight; the client reads finish_reason "length" (incomplete)
+    and eagle_chat.cut "stopped", not "stop" (which reads as a whole answer)."""
+    import json
+
+    window = open_window("--model", str(TINY_TARGET), "--draft", str(TINY_DRAFT))
+    window.settings.server_port = 0
+    switch(qtbot, window, True)
+    url = window.server.url
+    first = threading.Event()
+
+    def ask():
+        with httpx.Client(base_url=url, timeout=60) as client:
+            body = {"model": "tiny-qwen3", "max_tokens": 4000, "stream": True,
+                    "messages": [{"role": "user", "content": PROMPT}]}
+            with client.stream("POST", "/chat/completions", json=body) as response:
+                events = []
+                for line in response.iter_lines():
+                    if line.startswith("data: {"):
+                        events.append(json.loads(line.removeprefix("data: ")))
+                        first.set()
+                return events
+
+    future = pool.submit(ask)
+    qtbot.waitUntil(first.is_set, timeout=REPLY_TIMEOUT_MS)
+    window.controller.stop()
+    qtbot.waitUntil(future.done, timeout=REPLY_TIMEOUT_MS)
+    final = future.result()[-1]
+    assert final["choices"][0]["finish_reason"] == "length", final
+    assert final["eagle_chat"]["cut"] == "stopped", final["eagle_chat"]
+    switch(qtbot, window, False)
