@@ -145,7 +145,8 @@ class GenerationWorker(QObject):
             self.sig_failed.emit(request_id, UNAVAILABLE, "No model is loaded yet.", self.tr("No model is loaded yet."))
             return
         if stop.is_set():  # stopped while queued
-            self.sig_failed.emit(request_id, STOPPED, "Stopped before it started.", self.tr("Stopped before it started."))
+            self.sig_failed.emit(request_id, STOPPED, "Stopped before it started.",
+                                 self.tr("Stopped before it started."))
             return
 
         batch = _ChunkBatcher(lambda text, tokens, t: self.sig_chunk.emit(request_id, text, tokens, t),

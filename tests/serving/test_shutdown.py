@@ -14,8 +14,8 @@ import pytest
 from tests.serving.served import serve, stop
 
 pytestmark = pytest.mark.slow
-LONG = {"model": "tiny-qwen3", "messages": [{"role": "user", "content": "Write a Python function that reverses a string."}],
-        "max_tokens": 1500}
+LONG = {"model": "tiny-qwen3", "max_tokens": 1500,
+        "messages": [{"role": "user", "content": "Write a Python function that reverses a string."}]}
 
 
 def ask(base: str, stream: bool, results: dict, name: str, first_text: threading.Event) -> None:

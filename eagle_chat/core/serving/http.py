@@ -2,9 +2,12 @@
 
 Guards (``guards``), outermost first: the Host and Origin allowlists, CORS (only when origins are listed),
 then the bearer key and JSON as the only POST body type. Bodies are read up to ``max_body_bytes``; a client
-that hangs up mid-body (or is cut off by the body timeout, see ``timeouts``) is one line in the request log. A streamed reply sends its headers once the engine has started
-it, so a request refused by the engine still gets a proper status; a client that disconnects, or a
-``stop`` sequence that matches, sets the job's stop event and the engine ends within a decoding step.
+that hangs up mid-body (or is cut off by the body timeout, see ``timeouts``) is one line in the request log.
+A streamed reply sends its headers once the engine has started it, so a request refused by the engine still
+gets a proper status; a client that disconnects, or a ``stop`` sequence that matches, sets the job's stop
+event and the engine ends within a decoding step. A reply the server cuts short (shutdown, the window's
+Stop) finishes with "length" and says why in ``eagle_chat.cut``; a failure's HTTP status comes from its
+kind (``backend.FAILURES``), never from its English sentence.
 """
 
 from __future__ import annotations
