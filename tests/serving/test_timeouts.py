@@ -127,3 +127,18 @@ def _wait_for(condition, timeout: float = 30.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.02)
+
+
+@pytest.mark.parametrize("flag, value", [("--header-timeout", "0"), ("--body-timeout", "-1"),
+                                         ("--keep-alive-timeout", "inf"), ("--grace", "nan")])
+def test_a_timeout_that_is_no_number_of_seconds_is_refused_before_the_model_loads(tmp_path, flag, value):
+    import subprocess
+    import sys
+
+    from tests.serving.served import ROOT
+
+    result = subprocess.run([sys.executable, "-m", "eagle_chat", "serve", flag, value, "--home", str(tmp_path)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120,
+                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 2, result.stderr
+    assert f"{flag} must be a number of seconds" in result.stderr and "Loading" not in result.stderr
