@@ -25,6 +25,7 @@ def serve_parser() -> argparse.ArgumentParser:
     from eagle_chat.core.serving.http import DEFAULT_MAX_BODY_BYTES
     from eagle_chat.core.serving.requests import Limits
     from eagle_chat.core.serving.server import DEFAULT_PORT
+    from eagle_chat.core.serving.timeouts import Timeouts
     from eagle_chat.ui.server.bridge import DEFAULT_QUEUE_LIMIT
 
     parser = argparse.ArgumentParser(
@@ -46,7 +47,8 @@ def serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a Host name to answer besides localhost (repeatable; '*' for any)")
     parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
-                        help="let web pages from this origin call the API (repeatable; off by default)")
+                        help="let web pages from this origin (e.g. http://localhost:3000) call the API; requests "
+                        "from any other page are refused with 403 (repeatable; '*' for any; none by default)")
     parser.add_argument("--max-tokens", type=int, default=Limits.max_tokens,
                         help=f"cap on max_tokens per request (default {Limits.max_tokens})")
     parser.add_argument("--max-body-bytes", type=int, default=DEFAULT_MAX_BODY_BYTES)
@@ -55,7 +57,15 @@ def serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--greedy-fallback", action="store_true",
                         help="with a draft loaded, serve requests that ask for sampling greedily instead of "
                         "refusing them (EAGLE-3 decodes greedily only)")
-    parser.add_argument("--grace", type=float, default=30.0, help="seconds stopping waits for replies in flight")
+    parser.add_argument("--grace", type=float, default=30.0,
+                        help="seconds stopping waits for replies in flight before it cuts them (default 30)")
+    timeouts = Timeouts()
+    parser.add_argument("--header-timeout", type=float, default=timeouts.header_s, metavar="SECONDS",
+                        help=f"a request's line and headers must arrive within this (default {timeouts.header_s:g})")
+    parser.add_argument("--body-timeout", type=float, default=timeouts.body_s, metavar="SECONDS",
+                        help=f"a request's whole body must arrive within this (default {timeouts.body_s:g})")
+    parser.add_argument("--keep-alive-timeout", type=float, default=timeouts.keep_alive_s, metavar="SECONDS",
+                        help=f"an idle connection is closed after this (default {timeouts.keep_alive_s:g})")
     add_home_argument(parser)
     return parser
 
@@ -83,6 +93,7 @@ def _run(args) -> int:
     from eagle_chat.core.serving.http import HttpOptions
     from eagle_chat.core.serving.requests import Limits
     from eagle_chat.core.serving.server import ApiServer, ServerConfig
+    from eagle_chat.core.serving.timeouts import Timeouts
     from eagle_chat.core.storage.store import ConversationStore
     from eagle_chat.settings import load_settings
     from eagle_chat.ui.controller import ChatController
@@ -103,6 +114,7 @@ def _run(args) -> int:
                                   branching_factor=branching)
     config = ServerConfig(
         host=args.host, port=args.port, grace_s=args.grace,
+        timeouts=Timeouts(header_s=args.header_timeout, body_s=args.body_timeout, keep_alive_s=args.keep_alive_timeout),
         http=HttpOptions(api_key=args.api_key, allowed_hosts=tuple(args.allowed_host),
                          cors_origins=tuple(args.cors_origin), max_body_bytes=args.max_body_bytes,
                          limits=Limits(max_tokens=args.max_tokens, greedy_fallback=args.greedy_fallback)),

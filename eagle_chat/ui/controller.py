@@ -24,7 +24,8 @@ from eagle_chat.core.generation.engine import (
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.reply_marker import ReplyMarker
 from eagle_chat.core.storage.store import ConversationStore
-from eagle_chat.ui.replies import ReplyInFlight, failure_status, mark_ended
+from eagle_chat.core.serving.backend import UNAVAILABLE
+from eagle_chat.ui.replies import ReplyInFlight, mark_ended
 from eagle_chat.ui.branching import BranchActions
 from eagle_chat.ui.conversations import ConversationActions
 from eagle_chat.ui.next_turn import NextTurnPrefill
@@ -196,7 +197,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._thread.wait()
         for reply in self._replies():
             if reply.job is not None:
-                reply.job.on_failed("The server is shutting down.", status=503)  # protocol text: English
+                reply.job.on_failed("The server is shutting down.", failure=UNAVAILABLE)  # protocol text: English
             self._save_partial(reply, status="stopped")
         self.reply, self.queue = None, collections.deque()
         mark_ended(self.marker)
@@ -273,14 +274,15 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             self.store.update_conversation(self.conversation)
         self.sig_reply_finished.emit(message, result)
 
-    @Slot(int, str, str)
-    def _on_failed(self, request_id: int, error: str, shown: str) -> None:
-        """``error`` in English (the API's protocol text, its HTTP status); ``shown`` in the user's language."""
+    @Slot(int, str, str, str)
+    def _on_failed(self, request_id: int, failure: str, error: str, shown: str) -> None:
+        """``failure`` says why (an API client's HTTP status); ``error`` in English (the API's protocol text);
+        ``shown`` in the user's language."""
         reply = self._end_reply(request_id)
         if reply is None:
             return
         if reply.job is not None:  # the API client hears it; the window's notice bar stays for the window
-            reply.job.on_failed(error, status=failure_status(error))
+            reply.job.on_failed(error, failure=failure)
             self.sig_job_finished.emit(request_id, None)
             return
         if reply.background:  # the warm start or a prefill: nobody asked for it, so nobody is told

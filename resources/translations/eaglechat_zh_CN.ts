@@ -1381,6 +1381,10 @@
         <translation>--conversation 至少需要 1 轮。</translation>
     </message>
     <message>
+        <source>--grace must be a number of seconds, 0 or more; it is {seconds}.</source>
+        <translation>--grace 必须是 0 或更大的秒数；当前为 {seconds}。</translation>
+    </message>
+    <message>
         <source>--repeats must be at least 1.</source>
         <translation>--repeats 至少为 1。</translation>
     </message>
@@ -1789,6 +1793,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>{name} has {layers} layers; EAGLE-3 reads features from layers 2, N/2 and N-3, which needs at least {minimum}, unless the draft names its layers in rt_info &apos;hidden_layers_list&apos;.</source>
         <translation>{name} 有 {layers} 层；EAGLE-3 从第 2、N/2 和 N-3 层读取特征，至少需要 {minimum} 层，除非草稿模型在 rt_info 的 “hidden_layers_list” 中指定了层。</translation>
+    </message>
+    <message>
+        <source>{name} must be a number of seconds above 0; it is {seconds}.</source>
+        <translation>{name} 必须是大于 0 的秒数；当前为 {seconds}。</translation>
     </message>
     <message>
         <source>{pair_name} is already installed. Remove it first with `eagle-chat models remove {pair_name}` to download it again.</source>
