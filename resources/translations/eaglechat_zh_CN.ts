@@ -27,6 +27,10 @@
 <context>
     <name>BranchActions</name>
     <message>
+        <source>That message has a reply already: regenerate the reply.</source>
+        <translation>这条消息已有回复：请重新生成该回复。</translation>
+    </message>
+    <message>
         <source>The message is empty; type something to send.</source>
         <translation>消息为空，请输入内容后再发送。</translation>
     </message>
@@ -503,6 +507,10 @@
     <message>
         <source>Imported “{title}”</source>
         <translation>已导入“{title}”</translation>
+    </message>
+    <message>
+        <source>Generate reply</source>
+        <translation>生成回复</translation>
     </message>
 </context>
 <context>
@@ -2234,6 +2242,14 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>Copy</source>
         <translation>复制</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Answer this message (Ctrl+R)</source>
+        <translation>回答这条消息（Ctrl+R）</translation>
     </message>
     <message>
         <source>Edit</source>

@@ -80,6 +80,8 @@ class MessageActions(QObject):
         c, settings = self.controller, self.window.generation_settings
         if action == "edit":
             self.start_edit(message)
+        elif action == "generate":
+            c.answer(message, settings())
         elif action == "regenerate":
             c.regenerate(message, settings())
         elif action == "continue":
@@ -91,6 +93,12 @@ class MessageActions(QObject):
 
     @Slot()
     def regenerate_last(self) -> None:
+        """Ctrl+R: a new version of the last reply — or, when the path ends with a question whose reply was
+        deleted, that question's reply (regenerating an earlier one would leave the question behind)."""
+        path = self.controller.conversation.messages if self.controller.conversation else []
+        if path and path[-1].role == "user":
+            self.controller.answer(path[-1], self.window.generation_settings())
+            return
         reply = self.controller.last_message("assistant")
         if reply is None:
             self.window.show_notice(self.tr("There is no reply to regenerate yet."), error=True)
@@ -212,7 +220,9 @@ class MessageActions(QObject):
         c = self.controller
         path = c.conversation.messages if c.conversation is not None else []
         idle = c.state == "ready" and c.foreground is None
-        self.regenerate_action.setEnabled(idle and any(m.role == "assistant" for m in path))
+        unanswered = bool(path) and path[-1].role == "user"
+        self.regenerate_action.setText(self.tr("Generate reply") if unanswered else self.tr("Regenerate reply"))
+        self.regenerate_action.setEnabled(idle and bool(path))  # the last reply, or the last question's
         self.edit_action.setEnabled(any(m.role == "user" for m in path))
         self.continue_action.setEnabled(idle and bool(path) and branches.is_cut(path[-1]))
         self.export_action.setEnabled(bool(path))
