@@ -48,6 +48,13 @@ def action_links(conversation: Conversation | None, message: Message) -> list[st
         links.append(_link("edit", message, html.escape(translate("message_links", "Edit")),
                            translate("message_links", "Edit and send again; the current version is kept")))
     elif message.role == "assistant":
+        repeated = branches.repeats(conversation, message) if conversation is not None else None
+        if repeated is not None:
+            links.insert(0, html.escape(translate(
+                "message_links", "Same as version {n}: greedy decoding gives the same answer every time").format(
+                    n=repeated)))
+            links.append(_link("vary", message, html.escape(translate("message_links", "Get a different answer…")),
+                               translate("message_links", "Regenerate with sampling, or see why it repeats")))
         links.append(_link("regenerate", message, html.escape(translate("message_links", "Regenerate")),
                            translate("message_links", "Ask again; this reply is kept beside the new one")))
         if last and offers_continue(message):
