@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QContextMenuEvent, QDesktopServices
-from PySide6.QtTest import QTest
+from PySide6.QtGui import QAction, QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractScrollArea,
@@ -33,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from eagle_chat import paths
-from tests.gui import close_window, send, wait_ready
+from tests.gui import choose_in_context_menu, close_popups, close_window, send, wait_ready
 
 SETTLE_MS = 120_000  # a load, a speed-demo build or a comparison the action started, on 2 busy cores
 NO_MENU = (Qt.ContextMenuPolicy.NoContextMenu, Qt.ContextMenuPolicy.PreventContextMenu,
@@ -107,11 +106,6 @@ def settle(qtbot, window) -> None:
 
 def title(text: str) -> str:
     return text.replace("&", "").strip()
-
-
-def close_popups() -> None:
-    while (popup := QApplication.activePopupWidget()) is not None:
-        popup.close()
 
 
 # --- menus -----------------------------------------------------------------------------------------------
@@ -214,37 +208,6 @@ def context_targets(window) -> list[QWidget]:
         if widget not in found and widget.parentWidget() is not None:
             found.append(widget)
     return found
-
-
-def choose_in_context_menu(widget: QWidget, pos: QPoint, index: int) -> tuple[list[str], str | None]:
-    """Right-click ``widget`` at ``pos`` and choose the ``index``-th item of the menu it shows, as a user does
-    (made current, then Enter: a menu run by exec() hands it back to its caller). Returns the menu's item
-    texts and the chosen one (None: nothing to choose there, or no menu)."""
-    seen: list[str] = []
-    chosen: list[str] = []
-
-    def choose():
-        popup = QApplication.activePopupWidget()
-        if not isinstance(popup, QMenu) or seen:
-            return
-        items = [a for a in popup.actions() if not a.isSeparator() and a.isVisible()]
-        seen.extend(title(a.text()).split("\t")[0] for a in items)
-        if index < len(items) and items[index].isEnabled() and items[index].menu() is None:
-            chosen.append(seen[index])
-            popup.setActiveAction(items[index])
-            QTest.keyClick(popup, Qt.Key.Key_Return)
-        else:
-            popup.close()
-
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(choose)  # exec() blocks: choose from inside it
-    timer.start()
-    QApplication.sendEvent(widget, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, widget.mapToGlobal(pos)))
-    choose()  # popup() returned at once
-    timer.stop()
-    close_popups()
-    return seen, (chosen[0] if chosen else None)
 
 
 def context_point(widget: QWidget) -> QPoint:
