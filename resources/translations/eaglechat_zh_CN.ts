@@ -27,6 +27,10 @@
 <context>
     <name>BranchActions</name>
     <message>
+        <source>That message has a reply already: regenerate the reply.</source>
+        <translation>这条消息已有回复：请重新生成该回复。</translation>
+    </message>
+    <message>
         <source>The message is empty; type something to send.</source>
         <translation>消息为空，请输入内容后再发送。</translation>
     </message>
@@ -447,6 +451,14 @@
         <translation>还没有可以重新生成的回复。</translation>
     </message>
     <message>
+        <source>With an EAGLE-3 draft loaded, OpenVINO GenAI decodes greedily: the same conversation always gets the same answer. To get another one, edit your message, or load the model without its draft and sample (no EAGLE-3 speed-up until you choose the pair again in the Models menu).</source>
+        <translation>加载了 EAGLE-3 草稿模型时，OpenVINO GenAI 只能贪心解码：同样的对话总会得到同样的回答。想得到不同的回答，可以编辑你的消息，或者不带草稿模型加载并采样（在“模型”菜单中重新选择这对模型之前，不会有 EAGLE-3 加速）。</translation>
+    </message>
+    <message>
+        <source>Load without the draft and sample</source>
+        <translation>不带草稿模型加载并采样</translation>
+    </message>
+    <message>
         <source>The last reply is complete: there is nothing to continue.</source>
         <translation>最后一条回复已经完整，没有可继续的内容。</translation>
     </message>
@@ -503,6 +515,10 @@
     <message>
         <source>Imported “{title}”</source>
         <translation>已导入“{title}”</translation>
+    </message>
+    <message>
+        <source>Generate reply</source>
+        <translation>生成回复</translation>
     </message>
 </context>
 <context>
@@ -2244,12 +2260,32 @@ then start the download again (finished downloads are kept).</source>
         <translation>复制</translation>
     </message>
     <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Answer this message (Ctrl+R)</source>
+        <translation>回答这条消息（Ctrl+R）</translation>
+    </message>
+    <message>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
         <source>Edit and send again; the current version is kept</source>
         <translation>编辑后重新发送；当前版本会保留</translation>
+    </message>
+    <message>
+        <source>Same as version {n}: greedy decoding gives the same answer every time</source>
+        <translation>与第 {n} 版相同：贪心解码每次都给出同样的回答</translation>
+    </message>
+    <message>
+        <source>Get a different answer…</source>
+        <translation>换一个回答…</translation>
+    </message>
+    <message>
+        <source>Regenerate with sampling, or see why it repeats</source>
+        <translation>用采样重新生成，或查看为何重复</translation>
     </message>
     <message>
         <source>Regenerate</source>
