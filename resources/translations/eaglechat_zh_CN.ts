@@ -599,6 +599,10 @@
         <translation>已加载，用时 {seconds:.1f} 秒</translation>
     </message>
     <message>
+        <source>{reason} Loading the model EagleChat opens with instead: {model}.</source>
+        <translation>{reason}改为加载 EagleChat 默认打开的模型：{model}。</translation>
+    </message>
+    <message>
         <source>{reason} {model} is still loaded and answers as before.</source>
         <translation>{reason}{model} 仍已加载，会照常回复。</translation>
     </message>
