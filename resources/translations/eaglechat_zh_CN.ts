@@ -116,6 +116,10 @@
         <translation>无法加载不带草稿模型的副本：{reason}</translation>
     </message>
     <message>
+        <source>Could not reload at {precision}: {reason}</source>
+        <translation>无法以 {precision} 精度重新加载：{reason}</translation>
+    </message>
+    <message>
         <source>Export the comparison to…</source>
         <translation>将对比结果导出到…</translation>
     </message>
