@@ -148,6 +148,10 @@ def _build_window(args: argparse.Namespace, guard):
         action = (i18n.translate("texts", texts.PREFIX_CACHE_OFF), lambda: window.set_prefix_cache(False))
         window.show_notice("\n".join(notices), action=action if offer else None)
     window.store_watch.shown = core_text.user_error_text(store.problem) if store.problem else ""
+    if args.model is not None:  # a --model that does not load gives way to the pair the app opens on
+        usual, _notice = initial_choice(settings.target_dir, settings.draft_dir, registry)
+        if (usual.target_dir, usual.draft_dir) != (model.target_dir, model.draft_dir):
+            window.loads.fallback = usual
     window.start(device=device)
     return window
 

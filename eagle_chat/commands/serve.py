@@ -86,6 +86,7 @@ def _run(args) -> int:
     from PySide6.QtCore import QCoreApplication
 
     from eagle_chat import paths
+    from eagle_chat.core.generation.devices import list_devices, resolve_device
     from eagle_chat.core.generation.engine import GenerationSettings, PipelineSpec
     from eagle_chat.core.measure.tuning import start_k, tuned_choice
     from eagle_chat.core.models.choice import initial_choice
@@ -120,6 +121,7 @@ def _run(args) -> int:
                          limits=Limits(max_tokens=args.max_tokens, greedy_fallback=args.greedy_fallback)),
     )
     config.check()  # before loading a model for minutes
+    resolve_device(args.device, list_devices())  # "NPU is not available here. …", not OpenVINO's library error
 
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
     loop = qasync.QEventLoop(app)
@@ -139,14 +141,9 @@ def _run(args) -> int:
 
 
 async def _serve(controller, server, spec, k: int) -> int:
-    loaded = asyncio.get_running_loop().create_future()
-    controller.sig_loaded.connect(lambda info: loaded.done() or loaded.set_result(None))
-    controller.sig_error.connect(
-        lambda message: loaded.done() or loaded.set_exception(UserError("{message}", message=message)))
     print(f"Loading {spec.target_dir}" + (f" with draft {spec.draft_dir}" if spec.draft_dir else "")
           + f" on {spec.device}…", file=sys.stderr, flush=True)
-    controller.load(spec)
-    await loaded
+    await _load(controller, spec)
     url = await server.start()
     mode = f"EAGLE-3, K={k}" if spec.draft_dir else "no draft"
     print(f"EagleChat API on {url} ({mode}); Ctrl+C stops.", flush=True)
@@ -162,3 +159,32 @@ async def _serve(controller, server, spec, k: int) -> int:
     print("Stopping: answering the requests in flight, refusing new ones…", file=sys.stderr, flush=True)
     await server.stop()
     return 0
+
+
+async def _load(controller, spec) -> None:
+    """Load ``spec`` and wait for *its* outcome: ``sig_loaded`` or ``sig_load_failed`` with the load's id
+    (a failed load says nothing on ``sig_error``). A failure raises the worker's sentence as a UserError."""
+    outcome = asyncio.get_running_loop().create_future()
+    load_id: int | None = None
+
+    def loaded(info: dict) -> None:
+        if info.get("load_id") == load_id and not outcome.done():
+            outcome.set_result(None)
+
+    def failed(failed_id: int, message: str, _still_loaded: bool) -> None:
+        if failed_id == load_id and not outcome.done():
+            outcome.set_exception(UserError("{message}", message=message))  # already a sentence
+
+    refusals: list[str] = []  # load() refuses synchronously, on sig_error, and returns None
+    controller.sig_loaded.connect(loaded)
+    controller.sig_load_failed.connect(failed)
+    controller.sig_error.connect(refusals.append)
+    try:
+        load_id = controller.load(spec)
+        if load_id is None:
+            raise UserError("{message}", message=refusals[-1] if refusals else "The model could not be loaded.")
+        await outcome
+    finally:
+        controller.sig_loaded.disconnect(loaded)
+        controller.sig_load_failed.disconnect(failed)
+        controller.sig_error.disconnect(refusals.append)

@@ -157,11 +157,14 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             return None
         return self._start(prompt, settings, None, draft_free=draft_free, background=background, finish=finish)
 
-    def load_draft_free(self) -> None:
-        """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``)."""
-        if self._can_generate():
-            self._set_state("loading")
-            self.sig_request_load_draft_free.emit()
+    def load_draft_free(self) -> bool:
+        """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``).
+        False if refused now (busy; ``sig_error`` says why): then no ``sig_draft_free_ready`` follows."""
+        if not self._can_generate():
+            return False
+        self._set_state("loading")
+        self.sig_request_load_draft_free.emit()
+        return True
 
     def unload_draft_free(self) -> None:
         self.draft_free_loaded = False

@@ -120,6 +120,10 @@
         <translation>无法加载不带草稿模型的副本：{reason}</translation>
     </message>
     <message>
+        <source>Could not reload at {precision}: {reason}</source>
+        <translation>无法以 {precision} 精度重新加载：{reason}</translation>
+    </message>
+    <message>
         <source>Export the comparison to…</source>
         <translation>将对比结果导出到…</translation>
     </message>
@@ -613,6 +617,10 @@
     <message>
         <source>Loaded in {seconds:.1f} s</source>
         <translation>已加载，用时 {seconds:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>{reason} Loading the model EagleChat opens with instead: {model}.</source>
+        <translation>{reason}改为加载 EagleChat 默认打开的模型：{model}。</translation>
     </message>
     <message>
         <source>{reason} {model} is still loaded and answers as before.</source>
