@@ -1173,6 +1173,18 @@
         <translation>tokens/s</translation>
     </message>
     <message>
+        <source>{name} — latest reply</source>
+        <translation>{name} — 最新回复</translation>
+    </message>
+    <message>
+        <source>{name} — earlier reply</source>
+        <translation>{name} — 较早的回复</translation>
+    </message>
+    <message>
+        <source>{rate:.1f} tokens/s so far</source>
+        <translation>目前 {rate:.1f} tokens/s</translation>
+    </message>
+    <message>
         <source>s</source>
         <comment>seconds since the reply started</comment>
         <translation>秒</translation>

@@ -199,7 +199,7 @@ class CompareView(QWidget):
             self._live_pane.show_reply(text, self._live_record)
 
     def _on_job_finished(self, index: int, job_result) -> None:
-        self.chart.flush()
+        self.chart.finish(job_result.request_id, job_result.result.stats if job_result.result is not None else None)
         planned = job_result.job.tag
         if job_result.result is not None and not planned.warmup:
             pane = self.baseline_pane if planned.mode == "baseline" else self.speculative_pane
