@@ -11,7 +11,6 @@ import html
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.ui import theme
 from eagle_chat.ui.chat import message_links
@@ -89,11 +88,7 @@ def confirm_link(parent: QWidget, target: str) -> bool:
 
 
 def stats_tooltip(message: Message) -> str:
-    return stats_figures(message.stats)
-
-
-def stats_figures(s: GenerationStats) -> str:
-    """A reply's figures, one per line (its tooltip in the chat, and its line's in the speed chart)."""
+    s = message.stats
     mode = translate("message_parts", MODE_NAMES[s.mode]) if s.mode in MODE_NAMES else s.mode
     if s.mode == "speculative":
         mode = translate("message_parts", "{mode} (K={k})").format(mode=mode, k=s.num_assistant_tokens)

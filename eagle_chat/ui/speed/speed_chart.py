@@ -16,7 +16,6 @@ from PySide6.QtGui import QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from eagle_chat.core.generation.metrics import GenerationStats
-from eagle_chat.ui.chat.message_parts import stats_figures
 from eagle_chat.ui.i18n import translate
 from eagle_chat.ui.speed.chart_style import PALETTE_EVENTS, faded_pen, series_colour, series_pen, style_chart
 
@@ -203,12 +202,18 @@ class SpeedChart(QChartView):
         head = (self.tr("{name} — latest reply") if latest else self.tr("{name} — earlier reply")).format(
             name=series.name())
         stats = self._figures.get(key)
-        if stats is not None:
-            return head + "\n" + stats_figures(stats)
-        if series.count() == 0:
-            return head
-        rate = series.at(series.count() - 1).y()
-        return head + "\n" + self.tr("{rate:.1f} tokens/s so far").format(rate=rate)
+        if stats is None:  # still streaming (or failed): what the line shows so far
+            if series.count() == 0:
+                return head
+            return head + "\n" + self.tr("{rate:.1f} tokens/s so far").format(rate=series.at(series.count() - 1).y())
+        lines = [head, self.tr("{rate:.1f} tokens/s · {tokens} tokens").format(
+            rate=stats.tokens_per_s, tokens=stats.generated_tokens)]
+        if stats.mode == "speculative":  # a short tooltip: it opens over the chart it explains
+            k = (self.tr("K={k} tree {tree}").format(k=stats.num_assistant_tokens, tree=stats.tree) if stats.tree
+                 else f"K={stats.num_assistant_tokens}")
+            lines.append(self.tr("{k} · {accepted} of {drafted} drafted tokens accepted").format(
+                k=k, accepted=stats.accepted_tokens, drafted=stats.draft_tokens))
+        return "\n".join(lines)
 
     def _apply_ranges(self) -> None:
         x_top, y_top = _nice_ceiling(self._x_max), _nice_ceiling(self._y_max * 1.15)
