@@ -31,13 +31,15 @@ def dark_window(qtbot, open_window, qapp):
     window.controller.import_conversation(imported)
     qtbot.waitUntil(lambda: "def merge" in window.chat.toPlainText() and not window.chat.loading(), timeout=10_000)
     assert not theme.is_dark()
+    original = qapp.palette()
     try:
         window.findChild(type(window.menuBar().actions()[0]), "theme_dark").trigger()
         qtbot.waitUntil(lambda: theme.is_dark() and not window.chat.loading(), timeout=10_000)
         qapp.processEvents()
         yield window
-    finally:
-        theme.apply_theme(qapp, "light")
+    finally:  # the application is shared by the whole session: back to how it was
+        theme.apply_theme(qapp, "system")
+        qapp.setPalette(original)
         qapp.processEvents()
 
 
