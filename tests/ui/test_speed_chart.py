@@ -183,3 +183,12 @@ def test_hovering_a_line_shows_that_replys_figures(qtbot):
     hover(chart, on_screen(chart, 1, 3.0, 550.0))  # between the lines: the tooltip goes
     qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=2_000)
     assert chart.tooltip_at(on_screen(chart, 1, 3.0, 550.0)) == ""
+
+
+def test_a_comparison_draws_the_newest_run_of_each_mode_bold(qtbot):
+    chart = SpeedChart(latest_per_mode=True)
+    qtbot.addWidget(chart)
+    for key, mode in enumerate(("baseline", "speculative", "baseline", "speculative")):
+        chart.begin(key, mode)
+    widths = [chart.series_for(key).pen().widthF() for key in range(4)]
+    assert widths[2] == widths[3] > widths[0] == widths[1]  # both modes' last round stands out

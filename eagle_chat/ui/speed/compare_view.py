@@ -323,7 +323,7 @@ class CompareView(QWidget):
                             (self.speculative_pane, self.tr("EAGLE-3 speculative decoding"))):
             pane.setAccessibleName(self.tr("{title}: answer").format(title=title))
             panes.addWidget(_titled(title, pane))
-        self.chart = SpeedChart()
+        self.chart = SpeedChart(latest_per_mode=True)  # each mode's newest run bold: the two are compared
         self.chart.setObjectName("compareChart")
         self.acceptance = AcceptanceChart()  # the EAGLE-3 run's steps
         self.summary = QLabel(self.tr("Pick a prompt and run the comparison."))

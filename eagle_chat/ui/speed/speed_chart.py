@@ -68,7 +68,7 @@ class SpeedChart(QChartView):
     so a fast stream costs a few redraws per second rather than one per batch of tokens.
     """
 
-    def __init__(self, parent: QWidget | None = None, *, max_series: int = MAX_SERIES):
+    def __init__(self, parent: QWidget | None = None, *, max_series: int = MAX_SERIES, latest_per_mode: bool = False):
         self._chart = QChart()
         super().__init__(self._chart, parent)
         self.setObjectName("speedChart")
@@ -93,6 +93,7 @@ class SpeedChart(QChartView):
         self._chart.addAxis(self._x, Qt.AlignmentFlag.AlignBottom)
         self._chart.addAxis(self._y, Qt.AlignmentFlag.AlignLeft)
         self._max_series = max_series
+        self._latest_per_mode = latest_per_mode  # a comparison: the newest run of each mode stands out
         self._series: dict[object, tuple[str, QLineSeries]] = {}
         self._figures: dict[object, GenerationStats] = {}
         self._x_max = 1.0
@@ -198,7 +199,7 @@ class SpeedChart(QChartView):
     # --- internals -----------------------------------------------------------------------------------
     def _figures_text(self, key: object) -> str:
         series = self._series[key][1]
-        latest = key == next(reversed(self._series))
+        latest = key in self._latest_keys()
         head = (self.tr("{name} — latest reply") if latest else self.tr("{name} — earlier reply")).format(
             name=series.name())
         stats = self._figures.get(key)
@@ -237,11 +238,11 @@ class SpeedChart(QChartView):
     def _restyle(self) -> None:
         """The latest line bold and opaque, earlier ones thin and faded; one legend entry per mode (its
         newest line), its marker always in the mode's full colour."""
-        latest = next(reversed(self._series), None)
+        latest = self._latest_keys()
         background = self._chart.backgroundBrush().color()
         newest: dict[str, QLineSeries] = {}
         for key, (mode, series) in self._series.items():
-            series.setPen(series_pen(mode, self._colours, LATEST_WIDTH) if key == latest
+            series.setPen(series_pen(mode, self._colours, LATEST_WIDTH) if key in latest
                           else faded_pen(mode, self._colours, background, EARLIER_WIDTH, EARLIER_STRENGTH))
             newest[mode] = series
         legend = self._chart.legend()
@@ -250,6 +251,13 @@ class SpeedChart(QChartView):
                 marker.setVisible(newest.get(mode) is series)
                 marker.setBrush(series_colour(mode, self._colours))
                 marker.setPen(QPen(Qt.PenStyle.NoPen))  # a plain swatch, not the line's dashes
+
+    def _latest_keys(self) -> set:
+        """The line drawn bold: the newest one, or with ``latest_per_mode`` the newest of each mode."""
+        if not self._latest_per_mode:
+            return set(list(self._series)[-1:])
+        newest = {mode: key for key, (mode, _) in self._series.items()}
+        return set(newest.values())
 
     def _apply_palette(self) -> None:
         """Chart and lines in the colours of the current palette (light or dark)."""
