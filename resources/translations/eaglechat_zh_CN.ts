@@ -1197,6 +1197,30 @@
         <translation>tokens/s</translation>
     </message>
     <message>
+        <source>{name} — latest reply</source>
+        <translation>{name} — 最新回复</translation>
+    </message>
+    <message>
+        <source>{name} — earlier reply</source>
+        <translation>{name} — 较早的回复</translation>
+    </message>
+    <message>
+        <source>{rate:.1f} tokens/s so far</source>
+        <translation>目前 {rate:.1f} tokens/s</translation>
+    </message>
+    <message>
+        <source>{rate:.1f} tokens/s · {tokens} tokens</source>
+        <translation>{rate:.1f} tokens/s · {tokens} 个 token</translation>
+    </message>
+    <message>
+        <source>K={k} tree {tree}</source>
+        <translation>K={k}，草稿树 {tree}</translation>
+    </message>
+    <message>
+        <source>{k} · {accepted} of {drafted} drafted tokens accepted</source>
+        <translation>{k} · 草稿 token 接受 {accepted}/{drafted}</translation>
+    </message>
+    <message>
         <source>s</source>
         <comment>seconds since the reply started</comment>
         <translation>秒</translation>

@@ -206,7 +206,7 @@ class CompareView(QWidget):
             self._live_pane.show_reply(text, self._live_record)
 
     def _on_job_finished(self, index: int, job_result) -> None:
-        self.chart.flush()
+        self.chart.finish(job_result.request_id, job_result.result.stats if job_result.result is not None else None)
         planned = job_result.job.tag
         if job_result.result is not None and not planned.warmup:
             pane = self.baseline_pane if planned.mode == "baseline" else self.speculative_pane
@@ -340,7 +340,7 @@ class CompareView(QWidget):
                             (self.speculative_pane, self.tr("EAGLE-3 speculative decoding"))):
             pane.setAccessibleName(self.tr("{title}: answer").format(title=title))
             panes.addWidget(_titled(title, pane))
-        self.chart = SpeedChart()
+        self.chart = SpeedChart(latest_per_mode=True)  # each mode's newest run bold: the two are compared
         self.chart.setObjectName("compareChart")
         self.acceptance = AcceptanceChart()  # the EAGLE-3 run's steps
         self.summary = QLabel(self.tr("Pick a prompt and run the comparison."))
