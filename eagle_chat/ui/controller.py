@@ -73,7 +73,13 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     """The reply in flight's steps so far (display rate, just before its sig_reply_text): request id and
     the StepRecord (the controller's own; read it, do not change it)."""
     sig_reply_started = Signal(int, str, object)
-    """A reply started: request id, mode ("speculative"/"baseline") and its GenerationSettings."""
+    """A reply someone asked for started (a conversation's, a comparison's, an API request's): request id,
+    mode ("speculative"/"baseline") and its GenerationSettings. Never a background one: a listener drawing,
+    timing or recording "the reply" would take the warm start or a prefill for it."""
+    sig_background_started = Signal(int, object)
+    """A background reply started (the warm start, the next-turn prefill): request id and GenerationSettings.
+    It streams nothing to anyone (no sig_reply_text / sig_reply_steps / sig_rate_points) and ends with
+    sig_ephemeral_finished."""
     sig_ephemeral_finished = Signal(int, object)
     """A reply that is not part of a conversation ended: request id and GenerationResult (None if failed)."""
 
@@ -316,7 +322,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     @Slot()
     def _flush(self) -> None:
         reply = self.reply
-        if reply is None or not reply.dirty:
+        if reply is None or not reply.dirty or reply.background:  # nobody shows a background reply
             return
         reply.dirty = False
         if reply.steps_dirty:
