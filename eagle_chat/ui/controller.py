@@ -12,7 +12,6 @@ import collections
 import itertools
 import logging
 import time
-import weakref
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
@@ -27,6 +26,7 @@ from eagle_chat.core.storage.store import ConversationStore
 from eagle_chat.ui.replies import ReplyInFlight, failure_status, mark_ended
 from eagle_chat.ui.branching import BranchActions
 from eagle_chat.ui.conversations import ConversationActions
+from eagle_chat.ui.live_threads import LIVE_THREADS, track
 from eagle_chat.ui.next_turn import NextTurnPrefill
 from eagle_chat.ui.request_queue import RequestQueue
 from eagle_chat.ui.worker import GenerationWorker
@@ -36,8 +36,7 @@ SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
 
 log = logging.getLogger(__name__)
 
-# Every controller thread ever started, so tests can assert none outlives its test.
-LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()
+__all__ = ["LIVE_THREADS", "ChatController"]  # LIVE_THREADS: every thread started, for leak checks
 
 
 class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
@@ -115,7 +114,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._worker.moveToThread(self._thread)
         self._wire()
         self._thread.start()
-        LIVE_THREADS.add(self._thread)
+        track(self._thread, self.shutdown)  # an exit that skipped closing must not abort the process
         self._render_timer = QTimer(self)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self._flush)
