@@ -116,6 +116,7 @@ class AboutDialog(QDialog):
         super().__init__(window)
         self.setObjectName("aboutDialog")
         self.setWindowTitle(self.tr("About EagleChat"))
+        self.setMinimumWidth(520)
         self.facts = facts
         layout = QVBoxLayout(self)
         name = f"<h2>EagleChat {html.escape(facts.version)}</h2>"
@@ -126,13 +127,15 @@ class AboutDialog(QDialog):
                                         "EAGLE-3 speculative decoding. Everything stays on this computer."),
                                 "aboutSummary"))
         form = QFormLayout()
-        form.addRow(self.tr("Versions:"), _label(", ".join(f"{n} {v}" for n, v in facts.components), "aboutVersions"))
+        form.addRow(self.tr("Versions:"), _label("\n".join(f"{n} {v}" for n, v in facts.components), "aboutVersions"))
         form.addRow(self.tr("Devices found:"),
                     _label(", ".join(facts.devices) or self.tr("none (OpenVINO found no device)"), "aboutDevices"))
         form.addRow(self.tr("Log folder:"), _folder_label(facts.log_dir, "aboutLogFolder"))
         form.addRow(self.tr("Data folder:"), _folder_label(facts.data_dir, "aboutDataFolder"))
         layout.addLayout(form)
-        layout.addWidget(_label(self.tr("Licenses"), "aboutLicensesHeading"))
+        licenses_heading = _label(self.tr("Licenses"), "aboutLicensesHeading")
+        licenses_heading.setStyleSheet("font-weight: bold")
+        layout.addWidget(licenses_heading)
         rows = "".join(f"<tr><td>{html.escape(name)}</td><td>{html.escape(version)}</td>"
                        f"<td>&nbsp;{html.escape(license_)}</td></tr>" for name, version, license_ in facts.licenses)
         licenses = _label(f"<table>{rows}</table>", "aboutLicenses")
