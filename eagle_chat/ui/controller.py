@@ -12,7 +12,6 @@ import collections
 import itertools
 import logging
 import time
-import weakref
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
@@ -28,6 +27,7 @@ from eagle_chat.core.serving.backend import UNAVAILABLE
 from eagle_chat.ui.replies import ReplyInFlight, mark_ended
 from eagle_chat.ui.branching import BranchActions
 from eagle_chat.ui.conversations import ConversationActions
+from eagle_chat.ui.live_threads import LIVE_THREADS, track
 from eagle_chat.ui.next_turn import NextTurnPrefill
 from eagle_chat.ui.request_queue import RequestQueue
 from eagle_chat.ui.worker import GenerationWorker
@@ -37,8 +37,7 @@ SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
 
 log = logging.getLogger(__name__)
 
-# Every controller thread ever started, so tests can assert none outlives its test.
-LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()
+__all__ = ["LIVE_THREADS", "ChatController"]  # LIVE_THREADS: every thread started, for leak checks
 
 
 class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
@@ -74,7 +73,13 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     """The reply in flight's steps so far (display rate, just before its sig_reply_text): request id and
     the StepRecord (the controller's own; read it, do not change it)."""
     sig_reply_started = Signal(int, str, object)
-    """A reply started: request id, mode ("speculative"/"baseline") and its GenerationSettings."""
+    """A reply someone asked for started (a conversation's, a comparison's, an API request's): request id,
+    mode ("speculative"/"baseline") and its GenerationSettings. Never a background one: a listener drawing,
+    timing or recording "the reply" would take the warm start or a prefill for it."""
+    sig_background_started = Signal(int, object)
+    """A background reply started (the warm start, the next-turn prefill): request id and GenerationSettings.
+    It streams nothing to anyone (no sig_reply_text / sig_reply_steps / sig_rate_points) and ends with
+    sig_ephemeral_finished."""
     sig_ephemeral_finished = Signal(int, object)
     """A reply that is not part of a conversation ended: request id and GenerationResult (None if failed)."""
 
@@ -110,7 +115,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._worker.moveToThread(self._thread)
         self._wire()
         self._thread.start()
-        LIVE_THREADS.add(self._thread)
+        track(self._thread, self.shutdown)  # an exit that skipped closing must not abort the process
         self._render_timer = QTimer(self)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self._flush)
@@ -321,7 +326,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     @Slot()
     def _flush(self) -> None:
         reply = self.reply
-        if reply is None or not reply.dirty:
+        if reply is None or not reply.dirty or reply.background:  # nobody shows a background reply
             return
         reply.dirty = False
         if reply.steps_dirty:

@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About EagleChat</source>
+        <translation>关于 EagleChat</translation>
+    </message>
+    <message>
+        <source>Chat with local models on Intel hardware, made fast by OpenVINO GenAI&apos;s EAGLE-3 speculative decoding. Everything stays on this computer.</source>
+        <translation>在 Intel 硬件上与本地模型聊天，由 OpenVINO GenAI 的 EAGLE-3 推测解码加速。所有内容都留在这台电脑上。</translation>
+    </message>
+    <message>
+        <source>Versions:</source>
+        <translation>版本：</translation>
+    </message>
+    <message>
+        <source>Devices found:</source>
+        <translation>找到的设备：</translation>
+    </message>
+    <message>
+        <source>none (OpenVINO found no device)</source>
+        <translation>无（OpenVINO 未找到任何设备）</translation>
+    </message>
+    <message>
+        <source>Log folder:</source>
+        <translation>日志文件夹：</translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation>数据文件夹：</translation>
+    </message>
+    <message>
+        <source>Licenses</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation>复制详细信息</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <source>Open in the file manager</source>
+        <translation>在文件管理器中打开</translation>
+    </message>
+</context>
+<context>
     <name>AcceptanceChart</name>
     <message>
         <source>Acceptance chart</source>
@@ -422,6 +469,17 @@
     <message>
         <source>{name} is ready. Choose it in the model menu.</source>
         <translation>{name} 已就绪，请在“模型”菜单中选择它。</translation>
+    </message>
+</context>
+<context>
+    <name>InstanceGuard</name>
+    <message>
+        <source>Another EagleChat is using the same data folder and does not answer; it may still be closing. Wait a moment and start EagleChat again. If this keeps happening, end the other EagleChat (in the task manager) and try again.
+
+Data folder: {folder}</source>
+        <translation>另一个 EagleChat 正在使用同一个数据文件夹，且没有响应；它可能仍在关闭。请稍候再启动 EagleChat。如果一直如此，请（在任务管理器中）结束另一个 EagleChat，然后重试。
+
+数据文件夹：{folder}</translation>
     </message>
 </context>
 <context>
@@ -2259,6 +2317,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About EagleChat</source>
+        <translation>关于 EagleChat(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Theme</source>
