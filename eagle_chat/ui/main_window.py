@@ -257,7 +257,6 @@ class MainWindow(QMainWindow):
         self.server, self.remote = ServerPanel(self), RemoteBackend(self)
         self.message_actions = MessageActions(self)  # regenerate, edit, continue, delete, branches, files
         build_menus(self)
-        self.resize(1280, 800)
 
     def _connect(self) -> None:
         c, notice = self.controller, (lambda text, *_: self.show_notice(text, error=True))

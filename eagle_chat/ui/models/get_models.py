@@ -14,7 +14,7 @@ who cannot reach huggingface.co — are remembered in the settings.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -43,7 +43,7 @@ from eagle_chat.core.models.catalog import (
 )
 from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.settings import Settings, load_settings, save_settings
-from eagle_chat.ui import texts, theme
+from eagle_chat.ui import screen_fit, texts, theme
 from eagle_chat.ui.core_text import user_error_text
 from eagle_chat.ui.models.pull_runner import PullRunner
 
@@ -214,7 +214,8 @@ class GetModelsDialog(QDialog):
         layout = QHBoxLayout(self)
         layout.addWidget(self.catalog_list, 1)
         layout.addLayout(right, 2)
-        self.resize(760, 420)
+        screen_fit.fit(self, QSize(760, 420))
+        screen_fit.keep_on_screen(self)
         self._on_source_changed()
 
     def _fill_catalog(self) -> None:
