@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSlider,
     QSpinBox,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -73,10 +72,9 @@ class ModelBar(QWidget):
         self.model_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.model_label.setMinimumWidth(120)
         self.model_label.setAccessibleName(self.tr("Model"))
-        self.choose_button = QToolButton()
+        # A push button counts its menu's arrow in its width (a tool button drew the arrow over "Models…").
+        self.choose_button = QPushButton(self.tr("Models…"))
         self.choose_button.setObjectName("chooseModelsButton")
-        self.choose_button.setText(self.tr("Models…"))
-        self.choose_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.choose_button.setToolTip(translate("ModelBar", self.CHOOSE_TIP))
         self.draft_toggle = QPushButton("EAGLE-3")  # i18n: ok (a method's name)
         self.draft_toggle.setObjectName("draftToggle")

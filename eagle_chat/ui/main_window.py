@@ -248,7 +248,7 @@ class MainWindow(QMainWindow):
         for widget in (self.conversations, centre, self.side):
             splitter.addWidget(widget)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([220, 700, 360])
+        splitter.setSizes([220, 700, self.side.sizeHint().width()])  # the options' captions whole
         self.setCentralWidget(splitter)
 
         self.speculation = SpeculationDisplay(self)  # next-reply line, acceptance chart, drafted-token tint
