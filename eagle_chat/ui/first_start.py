@@ -12,6 +12,7 @@ from eagle_chat.core.models.catalog import load_catalog
 from eagle_chat.core.models.first_model import suggest_first_model
 from eagle_chat.ui import texts
 from eagle_chat.ui.first_run_card import FirstRunCard
+from eagle_chat.ui.thinking_note import ThinkingNote
 
 
 def install(window) -> None:
@@ -20,6 +21,7 @@ def install(window) -> None:
     window.prompt.setFocus()  # before the window is shown: it takes the focus when the window is activated
     window.conversations.sig_open.connect(lambda _id: window.prompt.setFocus())  # after the controller's slot
     window.first_run = FirstRunGuide(window)
+    ThinkingNote(window)  # thinking on, and the model answered without a thought: say so
 
 
 class FirstRunGuide:
