@@ -13,24 +13,23 @@ class ThinkingNote(QObject):
     def __init__(self, window):
         super().__init__(window)
         self._window = window
-        self._asked: dict[int, bool] = {}  # request id -> thinking was asked for (conversation replies only)
-        self._request: int | None = None
+        self._asked = False  # the conversation reply under way was asked to think first
         self._said = False
         c = window.controller
         c.sig_reply_started.connect(self._on_started)
         c.sig_reply_finished.connect(self._on_finished)
         window.loads.sig_committed.connect(self._on_model_changed)
 
-    def _on_started(self, request_id: int, _mode: str, settings) -> None:
+    def _on_started(self, _request_id: int, _mode: str, settings) -> None:
         reply = self._window.controller.reply
-        if reply is not None and reply.message is not None:
-            self._request = request_id
-            self._asked[request_id] = bool(settings.thinking)
+        if reply is not None and reply.message is not None:  # not a comparison, tuning or background run
+            self._asked = bool(settings.thinking)
 
     def _on_finished(self, message, result) -> None:
-        asked = self._asked.pop(self._request, False) if self._request is not None else False
-        self._request = None
-        if not asked or self._said or message is None or result is None or message.thinking or result.stats.stopped:
+        if message is None:  # a background reply (warm start, next-turn prefill): not the user's
+            return
+        asked, self._asked = self._asked, False
+        if not asked or self._said or result is None or message.thinking or result.stats.stopped:
             return  # (a stopped reply may not have reached its thoughts: nothing to conclude)
         self._said = True
         options = self._window.options
