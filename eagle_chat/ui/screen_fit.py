@@ -45,8 +45,8 @@ def fits(widget: QWidget) -> bool:
 
 
 def keep_on_screen(widget: QWidget) -> None:
-    """Each time ``widget`` is shown, bring its frame (window manager's decorations included) back inside
-    its screen's available area, shrinking it if it must."""
+    """When ``widget`` is first shown, bring its frame (window manager's decorations included) inside its
+    screen's available area, shrinking it if it must. Later shows leave it where the user put it."""
     guard = _OnScreenGuard(widget)
     widget.installEventFilter(guard)
 
@@ -73,5 +73,6 @@ class _OnScreenGuard(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if watched is self._widget and event.type() == QEvent.Type.Show:
+            self._widget.removeEventFilter(self)
             QTimer.singleShot(0, self, lambda: bring_inside(self._widget))  # once the frame is known
         return False

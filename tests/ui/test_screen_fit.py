@@ -55,7 +55,8 @@ problems = outside(window, "main window") + outside(window.statusBar(), "status 
 for name in KEY_WIDGETS:
     widget = window.findChild(QWidget, name)
     problems += [f"{name} missing"] if widget is None else outside(widget, name)
-dialogs = [window.dialogs.open_get_models(), window.dialogs.open_compare(), window.dialogs.open_tune()]
+dialogs = [window.dialogs.open_get_models(), window.dialogs.open_compare(), window.dialogs.open_tune(),
+           window.dialogs.open_preflight()]
 try:
     dialogs.append(open_shortcuts_dialog(window))
 except RuntimeError:
@@ -101,3 +102,23 @@ def test_a_geometry_saved_on_a_larger_screen_is_restored_only_where_it_fits(tmp_
     assert big["window"][3] >= 800 and not big["problems"]
     small = _probe(tmp_path, 1280, 720)  # the same settings on a laptop
     assert not small["problems"], "\n".join(small["problems"])
+
+
+def test_a_window_shown_partly_off_the_screen_is_brought_inside_and_shrunk_to_fit(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    from eagle_chat.ui import screen_fit
+
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    screen_fit.keep_on_screen(widget)
+    area = screen_fit.available_area(widget)
+    widget.setGeometry(area.right() - 100, area.bottom() - 100, area.width() + 200, 300)  # too wide, half off
+    widget.show()
+    qtbot.waitUntil(lambda: area.contains(widget.frameGeometry()))
+    assert widget.width() <= area.width()
+    widget.hide()
+    widget.move(area.right() - 50, area.top())  # later shows leave it where the user put it
+    widget.show()
+    qtbot.wait(20)
+    assert widget.x() == area.right() - 50
