@@ -12,11 +12,15 @@ REPLY_TIMEOUT_MS = 60_000
 def open_window(qtbot, eagle_home):
     """A factory: ``open_window(*argv)`` returns a loaded MainWindow; every window is closed at teardown."""
     from eagle_chat.app import create_main_window
+    from eagle_chat.ui.screen_fit import MAIN_WINDOW_SIZE
 
     windows = []
 
     def factory(*argv: str, wait_loaded: bool = True):
         window = create_main_window(list(argv))
+        # The offscreen screen is 800×800, so the window fits itself to that; tests run at the size it has on
+        # a desktop with room for it (tests/ui/test_screen_fit.py checks small screens in child processes).
+        window.resize(MAIN_WINDOW_SIZE)
         windows.append(window)  # not qtbot.addWidget: pytest-qt would delete it before a close is over
         if wait_loaded:
             wait_ready(qtbot, window)

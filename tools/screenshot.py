@@ -5,6 +5,7 @@
     xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py --lang zh_CN docs/screenshot-zh.png
     xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py --theme dark docs/screenshot-dark.png
     xvfb-run -s "-screen 0 1280x720x24" .venv/bin/python tools/screenshot.py --chart docs/speed-chart.png
+    xvfb-run -s "-screen 0 1280x720x24" .venv/bin/python tools/screenshot.py --first-start docs/first-start.png
 
 Runs on the bundled tiny pair in a throw-away EAGLE_CHAT_HOME: one EAGLE-3 reply, one baseline reply,
 then grabs the screen while a third reply streams. ``--drafted``: one EAGLE-3 reply with "Show drafted
@@ -12,6 +13,8 @@ tokens" on, the acceptance tab in view and the mouse's tooltip over a drafted st
 (EAGLE-3, baseline, EAGLE-3) in the side panel's speed chart and the latest line's tooltip. ``--lang zh_CN``
 and ``--theme dark`` start the window in that language or theme (saved in the throw-away home's
 settings, as View → Language / Theme would), with prompts in Chinese or a code block to colour.
+``--first-start``: what a newcomer sees, at the size the window takes on that screen: the bundled pair
+loaded, no conversation yet, the first-run card in the chat.
 """
 
 from __future__ import annotations
@@ -33,8 +36,8 @@ def main() -> int:
             i = argv.index(flag)
             options[flag] = argv[i + 1]
             del argv[i:i + 2]
-    args = [a for a in argv if a not in ("--drafted", "--chart")]
-    drafted, chart = "--drafted" in argv, "--chart" in argv
+    args = [a for a in argv if a not in ("--drafted", "--chart", "--first-start")]
+    drafted, chart, first_start = "--drafted" in argv, "--chart" in argv, "--first-start" in argv
     out = Path(args[0] if args else "docs/screenshot.png")
     os.environ["EAGLE_CHAT_HOME"] = tempfile.mkdtemp(prefix="eagle-shot-")
     if options:
@@ -51,7 +54,10 @@ def main() -> int:
 
     window = create_main_window([])
     app = QApplication.instance()
-    window.setGeometry(QGuiApplication.primaryScreen().availableGeometry() if chart else QRect(0, 0, 1440, 900))
+    if chart:
+        window.setGeometry(QGuiApplication.primaryScreen().availableGeometry())
+    elif not first_start:
+        window.setGeometry(QRect(0, 0, 1440, 900))
     window.show()
 
     def pump(until, timeout=120.0):
@@ -61,6 +67,8 @@ def main() -> int:
             time.sleep(0.002)
 
     pump(lambda: window.controller.state == "ready")
+    if first_start:
+        return first_start_shot(window, app, pump, out)
     done = []
     window.controller.sig_reply_finished.connect(lambda m, r: done.append(r))
     if drafted:
@@ -99,6 +107,19 @@ def main() -> int:
     shot.copy(0, 0, 1440, 900).save(str(out))
     window.controller.stop()
     window.close()  # asynchronous: the reply (or warm start) stops first
+    pump(lambda: window.closer.done, 60)
+    print(f"saved {out} ({out.stat().st_size} bytes)")
+    return 0
+
+
+def first_start_shot(window, app, pump, out: Path) -> int:
+    """The whole screen as a newcomer first sees it (the window sized to the screen by itself)."""
+    from PySide6.QtGui import QGuiApplication
+
+    window.activateWindow()
+    pump(lambda: False, 1.0)  # the warm start's and the layout's last paints
+    QGuiApplication.primaryScreen().grabWindow(0).save(str(out))
+    window.close()
     pump(lambda: window.closer.done, 60)
     print(f"saved {out} ({out.stat().st_size} bytes)")
     return 0

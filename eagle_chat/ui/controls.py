@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, Signal
-from PySide6.QtGui import QStandardItemModel
+from PySide6.QtGui import QPainter, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSlider,
     QSpinBox,
-    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -48,6 +48,20 @@ def style_toggle(owner: QWidget, button: QPushButton) -> None:
         f" #{name}:disabled {{ background-color: transparent; color: {c.faint}; border-color: {c.faint}; }}")
 
 
+class ElidedLabel(QLabel):
+    """One line that ends in "…" where its text does not fit, instead of being cut mid-letter."""
+
+    def is_elided(self) -> bool:
+        return self.fontMetrics().horizontalAdvance(self.text()) > self.contentsRect().width()
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        rect = self.contentsRect()
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), text)
+
+
 class ModelBar(QWidget):
     DEVICE_TIP = QT_TRANSLATE_NOOP("ModelBar", "The device the model runs on (changing it reloads the model)")
     CHOOSE_TIP = QT_TRANSLATE_NOOP("ModelBar", "Choose the model and its EAGLE-3 draft")
@@ -64,19 +78,15 @@ class ModelBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.model_label = QLabel(self.tr("No model"))
+        self.model_label = ElidedLabel(self.tr("No model"))
         self.model_label.setObjectName("modelLabel")
-        self.model_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # Long folder names must not widen the window: the label shrinks, the tooltip has the full paths.
+        # Long folder names must not widen the window: the label shrinks to "…", the tooltip has it all.
         self.model_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.model_label.setMinimumWidth(120)
         self.model_label.setAccessibleName(self.tr("Model"))
-        self.choose_button = QToolButton()
+        # A push button counts its menu's arrow in its width (a tool button drew the arrow over "Models…").
+        self.choose_button = QPushButton(self.tr("Models…"))
         self.choose_button.setObjectName("chooseModelsButton")
-        self.choose_button.setText(self.tr("Models…"))
-        self.choose_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.choose_button.setToolTip(translate("ModelBar", self.CHOOSE_TIP))
         self.draft_toggle = QPushButton("EAGLE-3")  # i18n: ok (a method's name)
         self.draft_toggle.setObjectName("draftToggle")
@@ -125,11 +135,19 @@ class ModelBar(QWidget):
         device_label, k_caption = QLabel(self.tr("Device")), QLabel(self.tr("Draft tokens"))
         device_label.setBuddy(self.device_combo)  # screen readers relate the caption to its control
         k_caption.setBuddy(self.k_slider)
-        for widget in (self.model_label,):
-            layout.addWidget(widget, 1)
-        for widget in (self.choose_button, self.draft_toggle, device_label, self.device_combo,
-                       k_caption, self.k_slider, self.k_label, self.npu_tree_label):
-            layout.addWidget(widget)
+        # Two rows: the model's name gets the pane's width (one row cut it to "tiny-qwen3 + tiny-q"), and the
+        # pane's minimum width lets the window fit a 1024-pixel-wide screen.
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        model_row, decoding_row = QHBoxLayout(), QHBoxLayout()
+        model_row.addWidget(self.model_label, 1)
+        model_row.addWidget(self.choose_button)
+        for widget in (self.draft_toggle, device_label, self.device_combo, k_caption, self.k_slider, self.k_label,
+                       self.npu_tree_label):
+            decoding_row.addWidget(widget)
+        decoding_row.addStretch(1)
+        layout.addLayout(model_row)
+        layout.addLayout(decoding_row)
 
     def set_devices(self, reasons: dict[str, str | None]) -> None:
         """Enable present devices; absent ones stay listed, disabled, with the reason as tooltip."""
@@ -155,8 +173,10 @@ class ModelBar(QWidget):
         return self.device_combo.currentData()
 
     def set_model_text(self, text: str, tooltip: str = "") -> None:
+        """The model's name (ended with "…" where it does not fit); the tooltip has all of it, then ``tooltip``."""
         self.model_label.setText(text)
-        self.model_label.setToolTip(tooltip)
+        self.model_label.setToolTip("\n".join(line for line in (text, tooltip) if line))
+        self.model_label.setAccessibleDescription(self.model_label.toolTip())
 
     def set_models_menu(self, menu) -> None:
         """The Models… button opens this menu (the same one as the menu bar's)."""

@@ -21,7 +21,7 @@ from eagle_chat.core.models.choice import ModelChoice
 from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.core.serving.remote import REMOTE
 from eagle_chat.settings import Settings
-from eagle_chat.ui import exporters, texts
+from eagle_chat.ui import exporters, first_start, texts
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.composer import Composer
 from eagle_chat.ui.chat.conversation_list import ConversationList
@@ -78,7 +78,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.demo = DemoKit(self)  # warm start after loads, quick tune, the one-click speed-demo pair
         self.binder.apply(self)
-        self.model_bar.set_model_text(texts.model_label(self.model))
+        first_start.install(self)  # the model label, the keyboard in the message box, the first-run card
 
     # --- public API ----------------------------------------------------------------------------------
     def start(self, device: str | None = None) -> None:
@@ -213,6 +213,7 @@ class MainWindow(QMainWindow):
 
     def new_conversation(self) -> None:
         self.controller.new_conversation(self.options.system_prompt.toPlainText())
+        self.prompt.setFocus()  # Ctrl+N, the button or the menu: the next keys are the first message
 
     # --- building ------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -238,7 +239,7 @@ class MainWindow(QMainWindow):
         for widget in (self.conversations, centre, self.side):
             splitter.addWidget(widget)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([220, 700, 360])
+        splitter.setSizes([220, 700, self.side.sizeHint().width()])  # the options' captions whole
         self.setCentralWidget(splitter)
 
         self.speculation = SpeculationDisplay(self)  # next-reply line, acceptance chart, drafted-token tint
@@ -248,7 +249,6 @@ class MainWindow(QMainWindow):
         self.server, self.remote = ServerPanel(self), RemoteBackend(self)
         self.message_actions = MessageActions(self)  # regenerate, edit, continue, delete, branches, files
         build_menus(self)
-        self.resize(1280, 800)
 
     def _connect(self) -> None:
         c, notice = self.controller, (lambda text, *_: self.show_notice(text, error=True))

@@ -1,5 +1,5 @@
 """NoticeBar: the one-line (or few-line) message above the chat: information, or an error to act on, with
-at most one button that does what the message offers.
+at most one button that does what the message offers, and × to dismiss it.
 
 A failure's notice may instead offer "Copy details" (what went wrong, the traceback, versions and the log's
 path), for a bug report; the sentence itself is all most users need. Colours come from the theme, so a
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 from eagle_chat.ui import theme
 
@@ -37,11 +37,19 @@ class NoticeBar(QFrame):
         self.copy_button.setToolTip(self.tr("Copy what went wrong, with the log's location, for a bug report"))
         self.copy_button.clicked.connect(self.copy_details)
         self.copy_button.setVisible(False)
+        self.close_button = QToolButton()
+        self.close_button.setObjectName("noticeCloseButton")
+        self.close_button.setText("×")  # i18n: ok (a symbol)
+        self.close_button.setAccessibleName(self.tr("Dismiss this notice"))
+        self.close_button.setToolTip(self.close_button.accessibleName())
+        self.close_button.setAutoRaise(True)
+        self.close_button.clicked.connect(lambda: self.show_text(""))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.label, 1)
         layout.addWidget(self.action_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
         self._action: Callable[[], None] | None = None
         self._error = False
         self.details = ""

@@ -14,6 +14,7 @@ from PySide6.QtCore import QByteArray, QObject, QTimer, Signal
 
 from eagle_chat.core.measure.tuning import clamp_k
 from eagle_chat.settings import Settings
+from eagle_chat.ui import screen_fit
 
 WRITE_DELAY_MS = 400
 
@@ -44,8 +45,10 @@ class SettingsBinder(QObject):
         window.options.system_prompt.setPlainText(s.system_prompt)
         window.options.precision.setCurrentIndex(max(0, window.options.precision.findData(s.precision)))
         window.options.prefix_cache.setChecked(s.prefix_cache)
-        if s.window_geometry:
-            window.restoreGeometry(QByteArray.fromBase64(s.window_geometry.encode()))
+        restored = bool(s.window_geometry) and window.restoreGeometry(QByteArray.fromBase64(s.window_geometry.encode()))
+        if not (restored and screen_fit.fits(window)):  # none saved, or saved on a screen larger than this one
+            screen_fit.fit(window, screen_fit.MAIN_WINDOW_SIZE, centre=True)
+        screen_fit.keep_on_screen(window)
 
     def bind(self, window) -> None:
         """Follow the controls that change settings without a reload."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from eagle_chat.ui import screen_fit
 from eagle_chat.ui.i18n import translate
 
 NATIVE = QKeySequence.SequenceFormat.NativeText
@@ -168,7 +169,8 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.count_label)
         layout.addWidget(buttons)
-        self.resize(620, 480)
+        screen_fit.fit(self, QSize(620, 480))
+        screen_fit.keep_on_screen(self)
         self.rows: list[ShortcutRow] = []
         self.refresh()
 

@@ -318,20 +318,28 @@ def catalog_item_text(entry: CatalogEntry, size: str, installed: bool, blocked: 
 
 
 def catalog_entry_details(entry: CatalogEntry) -> str:
-    """The description pane of the Get models dialog for one catalog entry (the catalog's own words stay)."""
-    lines = [entry.description]
+    """The description pane of the Get models dialog for one catalog entry, in what a user chooses by: what
+    it is good for (the catalog's own words), download size, devices, languages, licence, how long it takes
+    to be ready. Where the repositories come from is :func:`catalog_entry_sources` (the pane's tooltip)."""
+    facts = [translate("texts", "Download: {size}").format(size=format_bytes(entry.variant("CPU").approx_bytes)),
+             translate("texts", "Runs on: {devices}").format(devices=", ".join(entry.devices()))]
+    if entry.languages:
+        facts.append(translate("texts", "Languages: {languages}").format(languages=entry.languages))
+    lines = [entry.description, " · ".join(facts)]
     if entry.license:
         lines.append(translate("texts", "Licence: {license}.").format(license=entry.license))
-    lines.append(translate("texts", "The draft is already exported to OpenVINO: nothing is converted on this "
-                                    "computer.") if not entry.needs_export else
-                 translate("texts", "The draft is exported to OpenVINO on this computer after the download (needs "
-                                    "optimum-intel)."))
+    lines.append(translate("texts", "Ready to run as downloaded.") if not entry.needs_export else
+                 translate("texts", "Its draft is prepared for OpenVINO on this computer after the download (a few "
+                                    "minutes; needs the build-models extra)."))
     if entry.unverified:
         lines.append(translate("texts", "Unverified: {what}").format(what=entry.unverified))
-    if entry.evidence:
-        lines.append(translate("texts", "Where these repositories come from: {evidence}").format(
-            evidence=entry.evidence))
     return "\n".join(lines)
+
+
+def catalog_entry_sources(entry: CatalogEntry) -> str:
+    """Where an entry's repositories come from and why they are believed to fit (for the curious)."""
+    return translate("texts", "Where these repositories come from: {evidence}").format(evidence=entry.evidence) \
+        if entry.evidence else ""
 
 
 def export_blocked_text(problem: str) -> str:

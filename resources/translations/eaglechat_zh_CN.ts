@@ -366,6 +366,41 @@
     </message>
 </context>
 <context>
+    <name>FirstRunCard</name>
+    <message>
+        <source>About the model you are trying</source>
+        <translation>关于你正在试用的模型</translation>
+    </message>
+    <message>
+        <source>You are trying EagleChat on a toy model</source>
+        <translation>你正在用一个玩具模型试用 EagleChat</translation>
+    </message>
+    <message>
+        <source>Hide this card</source>
+        <translation>隐藏此卡片</translation>
+    </message>
+    <message>
+        <source>The bundled pair is tiny (about a million weights), trained by EagleChat&apos;s authors on Python source code so that the app works offline from the first start. Its replies are toy quality: enough to try the window, the speed chart and the API server, not to get answers.</source>
+        <translation>内置模型对非常小（约一百万个权重），由 EagleChat 的作者用 Python 源代码训练，让应用首次启动就能离线工作。它的回复只是玩具水平：足以试用窗口、速度图表和 API 服务器，但不能用来获得答案。</translation>
+    </message>
+    <message>
+        <source>Try the speed-demo pair: no download, shows EAGLE-3&apos;s speed-up</source>
+        <translation>试用速度演示模型对：无需下载，展示 EAGLE-3 的加速效果</translation>
+    </message>
+    <message>
+        <source>The same toy model widened to ~50M weights (about 100 MB, built on this computer in seconds): the same replies, at the cost per token of a model where EAGLE-3 pays off on a CPU.</source>
+        <translation>同一个玩具模型加宽到约 5000 万个权重（约 100 MB，在本机几秒内生成）：回复相同，但每个词元的开销相当于一个在 CPU 上能让 EAGLE-3 发挥作用的模型。</translation>
+    </message>
+    <message>
+        <source>Get a real model…</source>
+        <translation>获取真正的模型…</translation>
+    </message>
+    <message>
+        <source>Get {title}: {size} download, runs on your {device}…</source>
+        <translation>获取 {title}：下载 {size}，可在你的 {device} 上运行…</translation>
+    </message>
+</context>
+<context>
     <name>GenerationWorker</name>
     <message>
         <source>Loading failed unexpectedly: {error}</source>
@@ -738,6 +773,10 @@ Data folder: {folder}</source>
         <source>Copy what went wrong, with the log&apos;s location, for a bug report</source>
         <translation>复制出错信息及日志位置，用于报告问题</translation>
     </message>
+    <message>
+        <source>Dismiss this notice</source>
+        <translation>关闭此提示</translation>
+    </message>
 </context>
 <context>
     <name>OptionsPanel</name>
@@ -820,6 +859,17 @@ Data folder: {folder}</source>
     <message>
         <source>This model&apos;s chat template has no thinking switch.</source>
         <translation>此模型的对话模板没有思考开关。</translation>
+    </message>
+</context>
+<context>
+    <name>OtherSourceButton</name>
+    <message>
+        <source>Download from {there}</source>
+        <translation>从 {there} 下载</translation>
+    </message>
+    <message>
+        <source>{there} has this model too, and is often reachable where {here} is not.</source>
+        <translation>{there} 也提供这个模型，在无法访问 {here} 的地方通常可以访问。</translation>
     </message>
 </context>
 <context>
@@ -1361,6 +1411,17 @@ Data folder: {folder}</source>
     <message>
         <source>Thoughts</source>
         <translation>思考过程</translation>
+    </message>
+</context>
+<context>
+    <name>ThinkingNote</name>
+    <message>
+        <source>Thinking was on, but this model answered without thinking first: its chat template accepts the switch, but the model was not trained to use it.</source>
+        <translation>已开启思考，但这个模型没有先思考就直接回答了：它的对话模板接受这个开关，但模型没有经过使用它的训练。</translation>
+    </message>
+    <message>
+        <source>Turn thinking off</source>
+        <translation>关闭思考</translation>
     </message>
 </context>
 <context>
@@ -2847,16 +2908,28 @@ Open it in your browser?</source>
         <translation>{title}（{size}）</translation>
     </message>
     <message>
+        <source>Download: {size}</source>
+        <translation>下载：{size}</translation>
+    </message>
+    <message>
+        <source>Runs on: {devices}</source>
+        <translation>运行于：{devices}</translation>
+    </message>
+    <message>
+        <source>Languages: {languages}</source>
+        <translation>语言：{languages}</translation>
+    </message>
+    <message>
         <source>Licence: {license}.</source>
         <translation>许可证：{license}。</translation>
     </message>
     <message>
-        <source>The draft is already exported to OpenVINO: nothing is converted on this computer.</source>
-        <translation>草稿模型已导出为 OpenVINO 格式：无需在本机转换。</translation>
+        <source>Ready to run as downloaded.</source>
+        <translation>下载后即可运行。</translation>
     </message>
     <message>
-        <source>The draft is exported to OpenVINO on this computer after the download (needs optimum-intel).</source>
-        <translation>下载后会在本机将草稿模型导出为 OpenVINO 格式（需要 optimum-intel）。</translation>
+        <source>Its draft is prepared for OpenVINO on this computer after the download (a few minutes; needs the build-models extra).</source>
+        <translation>下载后会在本机为 OpenVINO 准备其草稿模型（需要几分钟；需要 build-models 附加组件）。</translation>
     </message>
     <message>
         <source>Unverified: {what}</source>

@@ -128,7 +128,7 @@ def test_in_the_bundle_entries_that_need_an_export_are_disabled_with_the_reason(
         else:
             assert button.isEnabled() and not note.isVisible(), entry.name
             assert "needs a draft export" not in item.text()
-            assert "already exported to OpenVINO" in dialog.description.text()
+            assert "Ready to run as downloaded." in dialog.description.text()
     dialog.select_entry("tiny")
     assert dialog.start_download() is False  # the button is off, and the plan refuses as well
     assert "cannot export EAGLE-3 drafts" in dialog.status.text()
@@ -148,7 +148,40 @@ def test_unverified_entries_say_so(qtbot, dialog):
     item = dialog.catalog_list.currentItem()
     assert "unverified" in item.text()
     assert "Unverified: The target is a third-party export" in dialog.description.text()
-    assert "Where these repositories come from:" in dialog.description.text()
+    assert "Where these repositories come from:" in dialog.description.toolTip()  # for the curious
     dialog.select_entry("qwen3-8b")
     assert "unverified" not in dialog.catalog_list.currentItem().text()
     assert "Unverified" not in dialog.description.text()
+
+
+JARGON = ("LlamaForCausalLM", "openvino_model", ".xml", ".bin", "architecture", "config", "rt_info")
+
+
+def test_entries_are_described_by_what_a_user_chooses_by_not_by_provenance(qtbot, dialog):
+    from eagle_chat.core.acquisition.staging import format_bytes
+
+    for entry in dialog.catalog.entries:
+        dialog.select_entry(entry.name)
+        text = dialog.description.text()
+        assert not [word for word in JARGON if word in text], (entry.name, text)
+        assert format_bytes(entry.variant("CPU").approx_bytes) in text and ", ".join(entry.devices()) in text
+        if not entry.user:
+            assert entry.languages and entry.languages in text, entry.name
+
+
+def test_a_failed_download_does_not_widen_the_dialog_and_offers_modelscope(qtbot, dialog, fake_hub):
+    width = dialog.width()
+    dialog.endpoint_edit.setText("http://127.0.0.1:9")  # Hugging Face cannot be reached
+    with qtbot.waitSignal(dialog.runner.sig_failed, timeout=STEP_TIMEOUT_MS):
+        dialog.start_download()
+    qtbot.wait(10)  # the layout settles
+    assert dialog.width() <= width, "the failure's text widened the dialog"
+    assert "ModelScope has this model too" in dialog.status.text()
+    button = dialog.other_source_button
+    assert button.isVisible() and "ModelScope" in button.text()
+    dialog.settings.modelscope_endpoint = fake_hub.url  # (the local hub stands in for ModelScope)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert dialog.source_combo.currentData() == "modelscope" and dialog.runner.running
+    assert not button.isVisible()
+    dialog.cancel_download()
+    qtbot.waitUntil(lambda: not dialog.runner.running, timeout=STEP_TIMEOUT_MS)

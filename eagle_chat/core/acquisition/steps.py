@@ -73,6 +73,7 @@ class Step:
 
     def __init__(self) -> None:
         self.last_error: UserError | str | None = None  # what the worker's error event said
+        self.last_error_kind: str | None = None  # its kind: "network", "space", "integrity", "not_found", …
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
 
     def is_done(self) -> bool:
@@ -93,6 +94,7 @@ class Step:
         kind = event["event"]
         if kind == "error":
             self.last_error = error_from_event(event)
+            self.last_error_kind = str(event.get("kind") or "other")  # e.g. "network": the hub was not reached
             return Progress(self.title, message=str(self.last_error))
         if kind in ("progress", "start", "done"):
             done = event.get("done", event.get("present", event.get("total")))

@@ -137,6 +137,7 @@ class CatalogEntry:
     draft: RepoRef
     description: str = ""
     license: str = ""
+    languages: str = ""  # the languages the model is made for, in a few words
     npu_target: RepoRef | None = None
     start_k: dict[str, int] = field(default_factory=dict)
     export: dict[str, ExportOptions] = field(default_factory=dict)
@@ -278,6 +279,7 @@ def _parse_entry(item: object, where: str, is_user: bool) -> CatalogEntry:
         title=str(item.get("title") or name),
         description=str(item.get("description") or ""),
         license=str(item.get("license") or ""),
+        languages=str(item.get("languages") or ""),
         target=_parse_target(item.get("target"), f"{where} target"),
         draft=_parse_repo(item.get("draft"), f"{where} draft", default_format="hf"),
         npu_target=_parse_target(npu, f"{where} npu_target") if npu else None,

@@ -114,6 +114,10 @@ class ChatView(QTextBrowser):
         for message in reversed(messages[:first]):  # older ones above, newest first, coloured at once
             self._background.add(self._prepend, message)
 
+    def showing_welcome(self) -> bool:
+        """The page of an empty conversation is shown (no message yet)."""
+        return self._welcome
+
     def loading(self) -> bool:
         """True while older messages or code colours of the open conversation are still being drawn."""
         return self._background.busy()

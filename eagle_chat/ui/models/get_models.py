@@ -14,7 +14,7 @@ who cannot reach huggingface.co — are remembered in the settings.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -43,8 +43,9 @@ from eagle_chat.core.models.catalog import (
 )
 from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.settings import Settings, load_settings, save_settings
-from eagle_chat.ui import texts, theme
+from eagle_chat.ui import screen_fit, texts, theme
 from eagle_chat.ui.core_text import user_error_text
+from eagle_chat.ui.models.other_source import OtherSourceButton
 from eagle_chat.ui.models.pull_runner import PullRunner
 
 DEFAULT_ENDPOINTS = {"hf": "https://huggingface.co", "modelscope": "https://www.modelscope.cn"}
@@ -182,6 +183,8 @@ class GetModelsDialog(QDialog):
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail = QLabel()
         self.detail.setObjectName("downloadDetail")
+        self.detail.setWordWrap(True)  # a worker's long message on one line widened the dialog past the screen
+        self.other_source_button = OtherSourceButton(self)  # Hugging Face not reached: ModelScope, in one click
 
         self.download_button = QPushButton(self.tr("Download"))
         self.download_button.setObjectName("downloadButton")
@@ -209,12 +212,14 @@ class GetModelsDialog(QDialog):
         right.addWidget(self.progress)
         right.addWidget(self.detail)
         right.addWidget(self.status)
+        right.addWidget(self.other_source_button, 0, Qt.AlignmentFlag.AlignLeft)
         right.addLayout(buttons)
 
         layout = QHBoxLayout(self)
         layout.addWidget(self.catalog_list, 1)
         layout.addLayout(right, 2)
-        self.resize(760, 420)
+        screen_fit.fit(self, QSize(760, 420))
+        screen_fit.keep_on_screen(self)
         self._on_source_changed()
 
     def _fill_catalog(self) -> None:
@@ -241,6 +246,7 @@ class GetModelsDialog(QDialog):
         if entry is None:
             return
         self.description.setText(texts.catalog_entry_details(entry))
+        self.description.setToolTip(texts.catalog_entry_sources(entry))
         blocked = self._blocked.get(entry.name)
         self.blocked_note.setText(texts.export_blocked_text(blocked) if blocked else "")
         self.blocked_note.setVisible(bool(blocked))
@@ -309,6 +315,8 @@ class GetModelsDialog(QDialog):
     def _on_failed(self, message: str) -> None:
         self._set_busy(False)
         self._reset_progress()
+        if self.runner.failure_kind == "network":
+            message += self.other_source_button.offer()
         self._show_status(message, error=True)
 
     @Slot(str)
@@ -320,6 +328,8 @@ class GetModelsDialog(QDialog):
     # -- helpers ----------------------------------------------------------------------------------------
 
     def _set_busy(self, busy: bool) -> None:
+        if busy:
+            self.other_source_button.hide()
         self.download_button.setEnabled(not busy)
         self.cancel_button.setEnabled(busy)
         for widget in (self.catalog_list, self.device_combo, self.source_combo, self.endpoint_edit):

@@ -46,15 +46,24 @@ class ModelsMenu(QMenu):
         if self.registry.notice and self.registry.notice is not self._reported_notice:
             self._reported_notice = self.registry.notice  # damaged since start (e.g. edited by hand)
             self.sig_error.emit(self.registry.notice)
+        demo_target = None
         for pair in pairs:
+            if pair.name == speed_demo.NAME:  # registered once built; its own entry below stands for it
+                demo_target = pair.target_path
+                continue
             action = self.addAction(f"{pair.name}  ({pair.target_path.name} + {pair.draft_path.name})")
             action.setCheckable(True)
             action.setChecked(pair.target_path == current)
             action.triggered.connect(lambda _=False, name=pair.name: self.choose_registered(name))
-        self.addAction(self.tr("Bundled tiny pair (toy quality)"), self.choose_bundled)
+        bundled = self.addAction(self.tr("Bundled tiny pair (toy quality)"))
+        bundled.setObjectName("bundledPairAction")
+        bundled.triggered.connect(self.choose_bundled)
         demo = self.addAction(self.tr("Speed-demo pair (toy quality, ~50M weights: shows the speed-up on a CPU)"))
         demo.setObjectName("speedDemoAction")
         demo.triggered.connect(self.choose_speed_demo)
+        for action, target in ((bundled, _bundled_target()), (demo, demo_target)):
+            action.setCheckable(True)
+            action.setChecked(target is not None and _same_folder(target, current))
         self.addSeparator()
         self.addAction(self.tr("Get models…"), lambda: self.sig_get_models.emit())  # a Signal is not callable
         self.addAction(self.tr("Choose model folders…"), self.choose_folders)
@@ -131,3 +140,14 @@ class ModelsMenu(QMenu):
             self.sig_error.emit(self.tr("Could not build the speed-demo pair: {error}").format(error=error))
         else:
             self.choose_registered(speed_demo.NAME)
+
+
+def _bundled_target() -> Path | None:
+    try:
+        return paths.tiny_target_dir()
+    except FileNotFoundError:
+        return None
+
+
+def _same_folder(a: Path, b: Path | None) -> bool:
+    return b is not None and Path(a).resolve() == Path(b).resolve()

@@ -42,6 +42,7 @@ class PullRunner(QObject):
         self._process: QProcess | None = None
         self._buffer = b""
         self._cancelling = False
+        self.failure_kind: str | None = None  # the last failure's kind ("network": the hub was not reached)
         self._kill_timer = QTimer(self)
         self._kill_timer.setSingleShot(True)
         self._kill_timer.timeout.connect(self._kill)
@@ -56,6 +57,7 @@ class PullRunner(QObject):
         self._plan = plan
         self._steps = list(plan.steps)
         self._cancelling = False
+        self.failure_kind = None
         self._next_step()
 
     def cancel(self) -> None:
@@ -166,6 +168,7 @@ class PullRunner(QObject):
         try:
             step.finish(code)
         except (UserError, OSError) as error:
+            self.failure_kind = step.last_error_kind
             self._end_failed(user_error_text(error))
             return
         self._next_step()

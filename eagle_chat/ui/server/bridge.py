@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from eagle_chat import paths
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.serving.backend import Job
 from eagle_chat.core.serving.errors import not_ready, queue_full, shutting_down
@@ -58,9 +59,14 @@ class ControllerBackend:
 
 
 def served_name(spec) -> str:
-    """The model id the API lists: the target folder's name (a remote model keeps its own)."""
+    """The model id the API lists: a pair EagleChat made (downloaded, or the speed-demo pair: the folder
+    ``models/NAME/target``) by its NAME, not "target"; other folders by the target folder's name; a remote
+    model keeps its own."""
     name = getattr(spec, "model", None)
     if name:
         return str(name)
     target = getattr(spec, "target_dir", None)  # a remote server chosen without a model name has none
-    return Path(target).name if target else "remote"
+    if not target:
+        return "remote"
+    target = Path(target).resolve()
+    return target.parent.name if target.parent.parent == paths.models_dir().resolve() else target.name

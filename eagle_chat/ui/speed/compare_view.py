@@ -13,7 +13,7 @@ import html
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -38,7 +38,7 @@ from eagle_chat.core.measure.compare import (
     PlannedRun,
     plan_runs,
 )
-from eagle_chat.ui import texts
+from eagle_chat.ui import screen_fit, texts
 from eagle_chat.ui.speed.compare_export import export_comparison
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.drafted_text import DraftedPane
@@ -321,11 +321,13 @@ class CompareView(QWidget):
         self.drafted_toggle.setObjectName("draftedTokensToggle")
         self.drafted_toggle.setToolTip(self.tr("Tint the EAGLE-3 answer's text that came from accepted draft tokens"))
         self.drafted_toggle.toggled.connect(self._set_tint)
-        top = QHBoxLayout()
+        top, switches = QHBoxLayout(), QHBoxLayout()  # two rows: one was wider than a 1024-pixel screen
         top.addWidget(self.prompt, 1)
-        for widget in (self.repeats, self.draft_free_baseline, self.drafted_toggle, self.run_button,
-                       self.cancel_button, self.f32_button, self.export_button):
+        for widget in (self.run_button, self.cancel_button, self.f32_button, self.export_button):
             top.addWidget(widget)
+        for widget in (self.repeats, self.draft_free_baseline, self.drafted_toggle):
+            switches.addWidget(widget)
+        switches.addStretch(1)
 
         self.presets_row = PresetsRow()
         self.presets_row.sig_chosen.connect(self.run)
@@ -350,6 +352,7 @@ class CompareView(QWidget):
 
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addLayout(switches)
         layout.addWidget(self.presets_row)
         layout.addWidget(self.offer)
         layout.addWidget(panes, 3)
@@ -366,7 +369,8 @@ class CompareView(QWidget):
             QShortcut(QKeySequence(key), self, activated=slot).setWhatsThis(what)
         self.demo = False
         self._sync_buttons()
-        self.resize(1200, 760)
+        screen_fit.fit(self, QSize(1200, 760), centre=True)  # a window of its own: centred on the screen
+        screen_fit.keep_on_screen(self)
 
     def _escape(self) -> None:
         """Esc: cancel a run; with none running, leave full screen."""

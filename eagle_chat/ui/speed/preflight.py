@@ -13,7 +13,7 @@ removes the selected prompt, Esc closes.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetricsF, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from eagle_chat.core.measure import preflight as pf
 from eagle_chat.core.measure.tuning import tuned_choice
-from eagle_chat.ui import demo_texts
+from eagle_chat.ui import demo_texts, screen_fit
 from eagle_chat.ui.i18n import translate
 from eagle_chat.ui.speed.compare_view import DEMO_FONT_SCALE
 
@@ -260,7 +260,8 @@ class PreflightPanel(QDialog):
         QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=self.recheck).setWhatsThis(self.tr("Check again"))
         QShortcut(QKeySequence(Qt.Key.Key_Delete), self.prompt_list, activated=self.remove_prompt,
                   context=Qt.ShortcutContext.WidgetShortcut).setWhatsThis(self.tr("Remove the selected prompt"))
-        self.resize(900, 480)
+        screen_fit.fit(self, QSize(900, 480))
+        screen_fit.keep_on_screen(self)
 
     def _button(self, label: str, name: str, slot) -> QPushButton:
         button = QPushButton(label)

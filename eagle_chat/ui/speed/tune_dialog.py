@@ -43,6 +43,7 @@ from eagle_chat.core.measure.bench import (
     sweep_settings,
     tree_label,
 )
+from eagle_chat.ui import screen_fit
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.i18n import translate
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
@@ -190,6 +191,7 @@ class TuneDialog(QDialog):
             self._baseline.setPen(series_pen("baseline", colours))
 
     def _build(self) -> None:
+        screen_fit.keep_on_screen(self)
         self._bars: QBarSet | None = None
         self._baseline: QLineSeries | None = None
         self.chart_view = QChartView(QChart())
