@@ -28,7 +28,9 @@ from starlette.routing import Route
 from eagle_chat.core.generation.reasoning import ReasoningSplitter
 from eagle_chat.core.serving import responses as out
 from eagle_chat.core.serving.backend import Backend, Event, Job
-from eagle_chat.core.serving.errors import ApiError, invalid, not_ready, shutting_down, unauthorized
+from eagle_chat.core.serving.errors import (
+    ApiError, internal_error, invalid, not_ready, public_message, shutting_down, unauthorized,
+)
 from eagle_chat.core.serving.records import RequestRecord
 from eagle_chat.core.serving.requests import CompletionRequest, Limits, parse_chat, parse_completion
 from eagle_chat.core.serving.stops import StopScanner
@@ -74,7 +76,7 @@ def build_app(options: HttpOptions, backend: Backend, state: ApiState) -> Starle
         Route("/v1/completions", api.text, methods=["POST"]),
         Route("/health", api.health, methods=["GET"]),
     ]
-    handlers = {ApiError: api.refused, HTTPException: api.http_error}
+    handlers = {ApiError: api.refused, HTTPException: api.http_error, Exception: api.failed}
     return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
 
 
@@ -144,6 +146,11 @@ class _Api:
         self.state.record(method=request.method, endpoint=request.url.path, client=_client(request.scope),
                           stream=False, status=error.status, outcome=error.code or error.type)
         return _error_response(error)
+
+    async def failed(self, request: Request, error: Exception) -> Response:
+        """The last resort (Starlette's ServerErrorMiddleware): OpenAI's shape, no details; the traceback
+        goes to the log, as Starlette re-raises the error after this response."""
+        return await self.refused(request, internal_error())
 
     async def http_error(self, request: Request, error: HTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
@@ -322,11 +329,13 @@ async def _read_json(request: Request, limit: int):
         return json.loads(body)
     except (ValueError, UnicodeDecodeError) as error:
         raise invalid(f"We could not parse the JSON body of your request: {error}.", code="invalid_json") from None
+    except RecursionError:  # nested deeper than the interpreter's stack; check_tree refuses past 32 levels
+        raise invalid("The request body nests objects and lists too deeply to parse.", code="nested_too_deep") from None
 
 
 def _engine_error(event: Event) -> ApiError:
     if event.status >= 500:
-        return ApiError(event.status, event.text, type="server_error", code="generation_failed")
+        return ApiError(event.status, public_message(event.text), type="server_error", code="generation_failed")
     return ApiError(event.status, event.text, code="generation_refused")
 
 
