@@ -4,7 +4,8 @@ Every finished response carries two extra objects a client can look for:
 
 - ``eagle_chat``: the speculative-decoding figures of this reply (``mode``, ``num_assistant_tokens`` =
   K, ``tree``, ``accepted_tokens``, ``draft_tokens``, ``acceptance``, ``tokens_per_step``,
-  ``tokens_per_s``, ``ttft_ms``, ``tpot_ms``, ``generate_ms``, ``queue_ms``, ``device``, ``stopped``);
+  ``tokens_per_s``, ``ttft_ms``, ``tpot_ms``, ``generate_ms``, ``queue_ms``, ``device``, ``stopped``,
+  ``sampling``, and ``draft_skipped``: why a reply ran without the loaded draft, e.g. a one-token prompt);
 - ``timings``: the same in llama.cpp server's names (``draft_n``, ``draft_n_accepted``,
   ``predicted_per_second`` …), which some clients already read.
 
@@ -88,6 +89,7 @@ def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool =
         "device": stats.device,
         "stopped": bool(stats.stopped),
         "sampling": "greedy (temperature ignored: EAGLE-3 decodes greedily)" if sampling_ignored else None,
+        "draft_skipped": stats.draft_skipped,  # why this reply ran without the loaded draft (a one-token prompt)
     }
 
 
