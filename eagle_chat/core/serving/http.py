@@ -191,17 +191,20 @@ class _Run(Response):
         state.jobs.add(job)
 
     # --- text ----------------------------------------------------------------------------------------
+    # ``stop`` applies to the answer only: the text is split into reasoning and answer first, then the answer
+    # is scanned (a stop string inside <think> must not end the reply before its answer).
     def _feed(self, text: str) -> tuple[str, str]:
-        passed = self.stops.feed(text)
+        if self.stops.hit:
+            return self._split(("", ""))
+        reasoning, content = self.splitter.feed(text) if self.splitter else ("", text)
+        passed = self.stops.feed(content)
         if self.stops.hit:
             self.job.stop.set()
-        return self._split(self.splitter.feed(passed) if self.splitter else ("", passed))
+        return self._split((reasoning, passed))
 
     def _finish_text(self) -> tuple[str, str]:
-        rest = self.stops.finish()
-        r1, c1 = self.splitter.feed(rest) if self.splitter else ("", rest)
-        r2, c2 = self.splitter.finish() if self.splitter else ("", "")
-        return self._split((r1 + r2, c1 + c2))
+        reasoning, content = self.splitter.finish() if self.splitter and not self.stops.hit else ("", "")
+        return self._split((reasoning, self.stops.feed(content) + self.stops.finish()))
 
     def _split(self, pair: tuple[str, str]) -> tuple[str, str]:
         self.reasoning.append(pair[0])
