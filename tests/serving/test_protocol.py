@@ -216,3 +216,21 @@ def test_current_openai_fields_that_change_nothing_here_are_accepted():
     text = parse_completion({"model": "m", "prompt": "x", "user": "u", "prompt_cache_key": "k",
                              "stream_options": {"include_obfuscation": True}}, MODEL, Limits())
     assert text.prompt == "x"
+
+
+def test_an_unexpected_failure_is_a_500_in_openais_shape_with_no_details():
+    from starlette.testclient import TestClient
+
+    from eagle_chat.core.serving.http import ApiState, HttpOptions, build_app
+
+    class Failing:  # a backend with a bug: the HTTP side must not pass its words (or paths) on
+        def served_model(self):
+            raise RuntimeError("boom in /work/main/.venv/lib/python3.11/site-packages/x.py")
+
+    app = build_app(HttpOptions(), Failing(), ApiState())
+    with TestClient(app, raise_server_exceptions=False, base_url="http://127.0.0.1") as client:
+        response = client.post("/v1/chat/completions", json={"model": "m", "messages": USER})
+    assert response.status_code == 500 and response.headers["content-type"] == "application/json"
+    error = response.json()["error"]
+    assert (error["type"], error["code"]) == ("server_error", "internal_error")
+    assert "boom" not in error["message"] and "/" not in error["message"]
