@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from tests.serving.fuzzing import Tally, cases, send
 from tests.serving.served import API_KEY, serve
 
-EXAMPLES = 1500  # about a minute here (2 shared cores), the server's start included
+EXAMPLES = 1200  # about a minute here (2 shared cores), the server's start included
 REFERENCE = {"model": "tiny-qwen3", "max_tokens": 8, "num_assistant_tokens": 5,
              "messages": [{"role": "user", "content": "Write a Python function that reverses a string."}]}
 pytestmark = pytest.mark.slow
