@@ -183,3 +183,21 @@ def test_repeated_identical_prompts_do_not_crash_the_process(tiny_pair, prompts)
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "survived" in done.stdout, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("prompt", ["hi", "import"])
+def test_a_one_token_prompt_is_decoded_plainly_and_says_why(spec_engine, plain_engine, prompt):
+    """GenAI's EAGLE-3 refuses a one-token prompt whatever K; the engine decodes it without the draft."""
+    raw = dict(max_new_tokens=24, chat_template=False)
+    assert spec_engine.tokenizer.encode(prompt).input_ids.get_shape()[-1] == 1
+    expected = plain_engine.generate(prompt, GenerationSettings(speculative=False, **raw))
+    chunks = []
+    for settings in (GenerationSettings(num_assistant_tokens=5, **raw), GenerationSettings(speculative=False, **raw)):
+        reply = spec_engine.generate(prompt, settings, on_chunk=chunks.append)
+        assert reply.text == expected.text and expected.text
+        assert "".join(c.text for c in chunks) == reply.text
+        assert reply.stats.mode == "baseline" and reply.stats.draft_tokens == 0
+        assert "one token" in reply.stats.draft_skipped
+        chunks.clear()
+    two = spec_engine.generate("import os", GenerationSettings(num_assistant_tokens=5, **raw))
+    assert two.stats.mode == "speculative" and two.stats.draft_skipped is None

@@ -21,7 +21,7 @@ from pathlib import Path
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation import context as ctx
 from eagle_chat.core.generation import devices as dev
-from eagle_chat.core.generation import kv_cache, prefill
+from eagle_chat.core.generation import kv_cache, prefill, short_prompt
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
 from eagle_chat.core.generation.streamer import ChunkStreamer, token_lengths
@@ -270,14 +270,18 @@ class Engine:
         if continuing:
             inputs, config.apply_chat_template = [prompt_text], False
         stop = stop or threading.Event()
+        plain = self.has_draft and self.plan.device != "NPU" and short_prompt.is_one_token(  # see short_prompt
+            self._tokenizer, prompt_text if config.apply_chat_template else inputs[0])
+        config.num_assistant_tokens = 0 if plain else config.num_assistant_tokens
         speculative = self.has_draft and bool(config.num_assistant_tokens)
         # Characters per step only matter where tokens were drafted (a baseline reply's steps are all 1).
         streamer = ChunkStreamer(self._tokenizer, on_chunk, stop, self._token_lengths if speculative else None)
         mode = "speculative" if speculative else "baseline"
         with self._lock:  # one generation at a time per pipeline
-            streamer.start()
             try:
-                result = self._pipe.generate(inputs, config, streamer.streamer)
+                pipe = short_prompt.draft_free_pipeline(self.plan) if plain else self._pipe
+                streamer.start()
+                result = pipe.generate(inputs, config, streamer.streamer)
             except RuntimeError as error:
                 if CACHE_FULL in str(error):  # GenAI drops a request that outgrows the KV cache
                     raise EngineError("The reply ran out of KV cache; lower max new tokens.") from error
@@ -296,7 +300,7 @@ class Engine:
             stopped=stopped,
             steps=streamer.finish_record(text),
         )
-        stats.load_time_ms = self.load_time_ms
+        stats.load_time_ms, stats.draft_skipped = self.load_time_ms, short_prompt.NO_DRAFT_REASON if plain else None
         stats.history_tokens, stats.history_dropped = plan.history_tokens, plan.dropped
         if speculative and settings.tree_depth:
             stats.tree = f"{settings.tree_depth}x{settings.branching_factor}"

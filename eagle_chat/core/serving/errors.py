@@ -7,6 +7,10 @@ what was wrong and what to send instead.
 from __future__ import annotations
 
 import json
+import re
+
+# A file-system path as it appears in an exception's text: "/home/…/x.cpp:97", "C:\\Users\\…\\x.py"
+_PATH = re.compile(r"(?:[A-Za-z]:\\|/)(?:[^\s:'\"()]+[/\\])+[^\s:'\"()]*(?::\d+)?:?")
 
 
 class ApiError(Exception):
@@ -26,7 +30,10 @@ class ApiError(Exception):
         return error_body(self.message, type=self.type, code=self.code, param=self.param)
 
     def json_bytes(self) -> bytes:
-        return json.dumps(self.body(), ensure_ascii=False).encode("utf-8")
+        try:
+            return json.dumps(self.body(), ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:  # text that is not valid Unicode (a lone surrogate): \u escapes always encode
+            return json.dumps(self.body()).encode("ascii")
 
 
 def error_body(message: str, *, type: str = "invalid_request_error", code: str | None = None,
@@ -71,4 +78,18 @@ def not_ready(reason: str) -> ApiError:
 
 
 def server_fault(message: str) -> ApiError:
-    return ApiError(500, message, type="server_error", code="generation_failed")
+    return ApiError(500, public_message(message), type="server_error", code="generation_failed")
+
+
+def internal_error() -> ApiError:
+    """500 for what no handler expected: the details go to the server's log, never to the client."""
+    return ApiError(500, "The server failed on this request (an internal error; the server's log has the "
+                    "details). Other requests are not affected.", type="server_error", code="internal_error")
+
+
+def public_message(message: str) -> str:
+    """An engine's failure text without the machine's paths (OpenVINO puts its build tree in every
+    exception: "Exception from /home/jenkins/…/json_container.cpp:97:")."""
+    lines = [line.strip() for line in message.splitlines()]
+    kept = " ".join(line for line in lines if line and not line.startswith(("Exception from", "Check '")))
+    return _PATH.sub("…", kept).strip() or "The engine failed on this request."

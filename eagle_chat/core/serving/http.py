@@ -30,7 +30,9 @@ from starlette.routing import Route
 from eagle_chat.core.generation.reasoning import ReasoningSplitter
 from eagle_chat.core.serving import responses as out
 from eagle_chat.core.serving.backend import FAULT, SHUTDOWN, STOPPED, UNAVAILABLE, Backend, Event, Job
-from eagle_chat.core.serving.errors import ApiError, invalid, not_ready, shutting_down, unavailable
+from eagle_chat.core.serving.errors import (
+    ApiError, internal_error, invalid, not_ready, public_message, shutting_down, unavailable,
+)
 from eagle_chat.core.serving.guards import LOOPBACK_NAMES, AccessGuard, CallerGuard, send_error
 from eagle_chat.core.serving.records import RequestRecord
 from eagle_chat.core.serving.requests import CompletionRequest, Limits, parse_chat, parse_completion
@@ -89,7 +91,7 @@ def build_app(options: HttpOptions, backend: Backend, state: ApiState) -> Starle
         Route("/v1/completions", api.text, methods=["POST"]),
         Route("/health", api.health, methods=["GET"]),
     ]
-    handlers = {ApiError: api.refused, HTTPException: api.http_error, ClientGone: api.gone}
+    handlers = {ApiError: api.refused, HTTPException: api.http_error, ClientGone: api.gone, Exception: api.failed}
     return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
 
 
@@ -132,6 +134,11 @@ class _Api:
                           outcome="body_timeout" if timed_out else "disconnected_mid_body")
         return Response(status_code=408 if timed_out else 400)
 
+    async def failed(self, request: Request, error: Exception) -> Response:
+        """The last resort (Starlette's ServerErrorMiddleware): OpenAI's shape, no details; the traceback
+        goes to the log, as Starlette re-raises the error after this response."""
+        return await self.refused(request, internal_error())
+
     async def http_error(self, request: Request, error: HTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         message = {404: f"No route {request.url.path}; this server has /v1/models, /v1/chat/completions and "
@@ -171,17 +178,20 @@ class _Run(Response):
         state.jobs.add(job)
 
     # --- text ----------------------------------------------------------------------------------------
+    # ``stop`` applies to the answer only: the text is split into reasoning and answer first, then the answer
+    # is scanned (a stop string inside <think> must not end the reply before its answer).
     def _feed(self, text: str) -> tuple[str, str]:
-        passed = self.stops.feed(text)
+        if self.stops.hit:
+            return self._split(("", ""))
+        reasoning, content = self.splitter.feed(text) if self.splitter else ("", text)
+        passed = self.stops.feed(content)
         if self.stops.hit:
             self.job.stop.set()
-        return self._split(self.splitter.feed(passed) if self.splitter else ("", passed))
+        return self._split((reasoning, passed))
 
     def _finish_text(self) -> tuple[str, str]:
-        rest = self.stops.finish()
-        r1, c1 = self.splitter.feed(rest) if self.splitter else ("", rest)
-        r2, c2 = self.splitter.finish() if self.splitter else ("", "")
-        return self._split((r1 + r2, c1 + c2))
+        reasoning, content = self.splitter.finish() if self.splitter and not self.stops.hit else ("", "")
+        return self._split((reasoning, self.stops.feed(content) + self.stops.finish()))
 
     def _split(self, pair: tuple[str, str]) -> tuple[str, str]:
         self.reasoning.append(pair[0])
@@ -324,12 +334,14 @@ async def _read_json(request: Request, limit: int):
         return json.loads(body)
     except (ValueError, UnicodeDecodeError) as error:
         raise invalid(f"We could not parse the JSON body of your request: {error}.", code="invalid_json") from None
+    except RecursionError:  # nested deeper than the interpreter's stack; check_tree refuses past 32 levels
+        raise invalid("The request body nests objects and lists too deeply to parse.", code="nested_too_deep") from None
 
 
 def _engine_error(event: Event, job: Job) -> ApiError:
     """The API's answer to a failed reply, from why it failed (never from its English sentence)."""
     if event.failure == FAULT:
-        return ApiError(500, event.text, type="server_error", code="generation_failed")
+        return ApiError(500, public_message(event.text), type="server_error", code="generation_failed")
     if event.failure == STOPPED and job.cut == SHUTDOWN:
         return shutting_down("The server is shutting down and stopped this request before it started; retry it.")
     if event.failure in (STOPPED, UNAVAILABLE):

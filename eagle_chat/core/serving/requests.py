@@ -1,33 +1,53 @@
 """What an API request asks for, checked field by field: OpenAI's chat and text completion bodies.
 
-Unknown fields are refused (OpenAI answers them with "Unrecognized request argument supplied"), known
-ones this server cannot honour are refused with the reason, and the ones that change nothing here
-(``user``, ``seed``, ``metadata`` …) are accepted. Extensions, named as OpenVINO Model Server names them:
-``num_assistant_tokens`` (EAGLE-3 draft tokens per step; 0 = plain decoding), ``chat_template_kwargs``
-(``{"enable_thinking": false}``), and ``greedy_fallback`` (see :func:`check_sampling`).
+Strict about what would change the answer, lenient about the rest. Unknown fields are refused (OpenAI
+answers them with "Unrecognized request argument supplied"); known ones this server cannot honour, and
+would silently answer differently without, are refused with the reason (``tools``, ``logprobs``,
+``n`` > 1, ``verbosity`` other than medium …); the ones that change nothing here are accepted and
+ignored (:data:`IGNORED`, listed with what each does here in the README). Extensions, named as OpenVINO
+Model Server names them: ``num_assistant_tokens`` (EAGLE-3 draft tokens per step; 0 = plain decoding),
+``chat_template_kwargs`` (``{"enable_thinking": false}``), and ``greedy_fallback`` (see
+:func:`check_sampling`). Every refusal names the field (``messages[2].role``); see also :mod:`fields`.
 """
 
 from __future__ import annotations
 
-import math
+import json
 from dataclasses import dataclass, replace
 
 from eagle_chat.core.generation.engine import MAX_ASSISTANT_TOKENS, GenerationSettings
 from eagle_chat.core.serving.errors import ApiError, invalid
+from eagle_chat.core.serving.fields import bool_field, check_tree, is_int, number_field, printable, text_field
 
 MAX_STOP_SEQUENCES = 4
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")  # any but none: thinking on
 ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
-_COMMON = {
-    "model", "stream", "stream_options", "max_tokens", "temperature", "top_p", "n", "stop", "user", "seed",
-    "presence_penalty", "frequency_penalty", "logit_bias", "metadata", "store", "service_tier",
-    "num_assistant_tokens", "greedy_fallback",
+# Accepted and ignored: they change nothing in the answer here (the README says what each does).
+IGNORED = {
+    "user", "safety_identifier", "metadata", "store", "service_tier", "seed", "prompt_cache_key",
+    "prompt_cache_options", "prompt_cache_retention", "prediction", "parallel_tool_calls", "modalities",
+}
+_COMMON = IGNORED | {
+    "model", "stream", "stream_options", "max_tokens", "temperature", "top_p", "n", "stop",
+    "presence_penalty", "frequency_penalty", "logit_bias", "num_assistant_tokens", "greedy_fallback",
 }
 CHAT_FIELDS = _COMMON | {
     "messages", "max_completion_tokens", "logprobs", "top_logprobs", "response_format", "tools", "tool_choice",
-    "parallel_tool_calls", "reasoning_effort", "chat_template_kwargs", "modalities",
+    "functions", "function_call", "reasoning_effort", "chat_template_kwargs", "verbosity", "audio", "moderation",
+    "web_search_options",
 }
 TEXT_FIELDS = _COMMON | {"prompt", "logprobs", "echo", "best_of", "suffix"}
-MESSAGE_FIELDS = {"role", "content", "name", "reasoning_content"}
+STREAM_OPTIONS = {"include_usage", "continuous_usage_stats", "include_obfuscation"}
+MESSAGE_FIELDS = {"role", "content", "name", "reasoning_content", "refusal", "tool_calls", "function_call", "audio"}
+PART_FIELDS = {"type", "text", "prompt_cache_breakpoint"}
+# Fields that would change the answer: only these values (the ones that ask for nothing) are accepted.
+_NOTHING = {
+    "logprobs": (None, False), "top_logprobs": (None, 0), "functions": (None, []),
+    "function_call": (None, "none", "auto"), "tool_choice": (None, "none", "auto"), "audio": (None,),
+    "moderation": (None,), "web_search_options": (None,), "verbosity": (None, "medium"),
+    "logit_bias": (None, {}),
+}
+_TEXT_NOTHING = {"logprobs": (None, 0), "echo": (None, False), "best_of": (None, 1), "suffix": (None, "")}
 
 
 @dataclass(frozen=True)
@@ -91,16 +111,16 @@ def parse_chat(body: object, model: ServedModel, limits: Limits) -> CompletionRe
     """A ``POST /v1/chat/completions`` body → a checked request; raises ApiError (400/404)."""
     data = _object(body, CHAT_FIELDS)
     messages = _messages(data.get("messages"))
-    for name, allowed in (("logprobs", (None, False)), ("top_logprobs", (None, 0))):
-        if data.get(name) not in allowed:
-            raise invalid(f"'{name}' is not supported by this server.", param=name)
+    _refuse_what_changes_the_answer(data, _NOTHING)
     fmt = data.get("response_format")
     if fmt is not None and fmt != {"type": "text"}:
         raise invalid("Only response_format {\"type\": \"text\"} is supported.", param="response_format")
-    if data.get("tools"):
+    if data.get("tools") not in (None, []):
         raise invalid("Tools (function calling) are not supported by this server.", param="tools")
-    if data.get("tool_choice") not in (None, "none", "auto"):
-        raise invalid("Tools (function calling) are not supported by this server.", param="tool_choice")
+    modalities = data.get("modalities")
+    if modalities is not None and modalities != ["text"]:
+        raise invalid("Only text output is supported: send \"modalities\": [\"text\"] or leave it out.",
+                      param="modalities")
     max_tokens = data.get("max_completion_tokens")
     name = "max_completion_tokens"
     if max_tokens is None:
@@ -119,10 +139,9 @@ def parse_completion(body: object, model: ServedModel, limits: Limits) -> Comple
         raise invalid("'prompt' must be a string (token arrays and batches are not supported).", param="prompt")
     if not prompt.strip():
         raise invalid("'prompt' is empty.", param="prompt")
-    for name, allowed in (("logprobs", (None, 0)), ("echo", (None, False)), ("best_of", (None, 1)),
-                          ("suffix", (None, ""))):
-        if data.get(name) not in allowed:
-            raise invalid(f"'{name}' is not supported by this server.", param=name)
+    _refuse_what_changes_the_answer(data, _TEXT_NOTHING)
+    if data.get("logit_bias") not in (None, {}):
+        raise invalid("'logit_bias' is not supported by this server.", param="logit_bias")
     return _request(data, "text", prompt, model, limits, _max_tokens(data.get("max_tokens"), "max_tokens", limits),
                     thinking=None)
 
@@ -154,11 +173,24 @@ def check_sampling(request: CompletionRequest, model: ServedModel, limits: Limit
 def _object(body: object, fields: set[str]) -> dict:
     if not isinstance(body, dict):
         raise invalid("The request body must be a JSON object.")
+    check_tree(body)
     unknown = sorted(set(body) - fields)
     if unknown:
         raise invalid(f"Unrecognized request argument supplied: {', '.join(unknown)}", param=unknown[0],
                       code="unknown_parameter")
     return body
+
+
+def _asks_nothing(value: object, allowed: tuple) -> bool:
+    """``value`` is one of ``allowed`` with the same type (``true`` is not ``1``, ``0`` is not ``false``)."""
+    return any(value is None if a is None else type(value) is type(a) and value == a for a in allowed)
+
+
+def _refuse_what_changes_the_answer(data: dict, nothing: dict[str, tuple]) -> None:
+    for name, allowed in nothing.items():
+        if not _asks_nothing(data.get(name), allowed):
+            shown = " or ".join(json.dumps(a) for a in allowed)
+            raise invalid(f"'{name}' is not supported by this server (send {shown}, or leave it out).", param=name)
 
 
 def _request(data: dict, kind: str, prompt, model: ServedModel, limits: Limits, max_tokens: int, *,
@@ -169,22 +201,22 @@ def _request(data: dict, kind: str, prompt, model: ServedModel, limits: Limits, 
     if name != model.id:
         raise ApiError(404, f"The model '{name}' does not exist here; this server serves '{model.id}'.",
                        param="model", code="model_not_found")
-    stream = _bool(data, "stream", False)
+    stream = bool_field(data, "stream", False)
     options = data.get("stream_options")
-    if options is not None and (not isinstance(options, dict)
-                                or set(options) - {"include_usage", "continuous_usage_stats"}):
-        raise invalid("'stream_options' may only hold include_usage and continuous_usage_stats.",
-                      param="stream_options")
-    if data.get("n") not in (None, 1):
+    if options is not None:
+        if not isinstance(options, dict) or set(options) - STREAM_OPTIONS:
+            raise invalid(f"'stream_options' may only hold {', '.join(sorted(STREAM_OPTIONS))}.",
+                          param="stream_options")
+        for option in options:
+            bool_field(options, option, None, where="stream_options.")
+    if not _asks_nothing(data.get("n"), (None, 1)):
         raise invalid("Only n=1 is supported.", param="n")
     for name_ in ("presence_penalty", "frequency_penalty"):
-        if _number(data, name_, -2.0, 2.0) not in (None, 0.0):
+        if number_field(data, name_, -2.0, 2.0) not in (None, 0.0):
             raise invalid(f"'{name_}' is not supported by this server (send 0 or leave it out).", param=name_)
-    if data.get("logit_bias") not in (None, {}):
-        raise invalid("'logit_bias' is not supported by this server.", param="logit_bias")
     k = data.get("num_assistant_tokens")
     if k is not None:
-        if not _is_int(k) or not 0 <= k <= MAX_ASSISTANT_TOKENS:
+        if not is_int(k) or not 0 <= k <= MAX_ASSISTANT_TOKENS:
             raise invalid(f"'num_assistant_tokens' must be an integer from 0 to {MAX_ASSISTANT_TOKENS}.",
                           param="num_assistant_tokens")
         if k and not model.has_draft:
@@ -194,7 +226,7 @@ def _request(data: dict, kind: str, prompt, model: ServedModel, limits: Limits, 
         kind=kind, model=name, prompt=prompt, stream=stream,
         include_usage=bool(stream and options and options.get("include_usage")),
         max_tokens=max_tokens, stop=_stop(data.get("stop")),
-        temperature=_number(data, "temperature", 0.0, 2.0), top_p=_number(data, "top_p", 0.0, 1.0),
+        temperature=number_field(data, "temperature", 0.0, 2.0), top_p=number_field(data, "top_p", 0.0, 1.0),
         num_assistant_tokens=k, thinking=thinking,
         continuous_usage=bool(stream and options and options.get("continuous_usage_stats")),
     )
@@ -211,11 +243,19 @@ def _messages(value: object) -> list[dict]:
             raise invalid(f"{where} must be an object with 'role' and 'content'.", param=where)
         unknown = sorted(set(message) - MESSAGE_FIELDS)
         if unknown:
-            raise invalid(f"Unrecognized argument in {where}: {', '.join(unknown)} (tool calls are not "
-                          "supported).", param=f"{where}.{unknown[0]}")
-        role = ROLES.get(message.get("role"))
+            raise invalid(f"Unrecognized argument in {where}: {', '.join(unknown)}.", param=f"{where}.{unknown[0]}")
+        role = message.get("role")
+        role = ROLES.get(role) if isinstance(role, str) else None
         if role is None:
-            raise invalid(f"{where}.role must be system, developer, user or assistant.", param=f"{where}.role")
+            raise invalid(f"{where}.role must be system, developer, user or assistant (tool messages are not "
+                          "supported).", param=f"{where}.role")
+        for field_ in ("name", "refusal"):
+            text_field(message.get(field_), f"{where}.{field_}")
+        if message.get("tool_calls") not in (None, []) or message.get("function_call") is not None:
+            raise invalid(f"{where} holds tool calls; tools (function calling) are not supported by this server.",
+                          param=f"{where}.tool_calls")
+        if message.get("audio") is not None:
+            raise invalid(f"{where}.audio: audio is not supported by this server.", param=f"{where}.audio")
         messages.append({"role": role, "content": _content(message.get("content"), role, where)})
     if not any(m["role"] == "user" and m["content"].strip() for m in messages):
         raise invalid("'messages' needs at least one user message with text.", param="messages")
@@ -229,10 +269,13 @@ def _content(value: object, role: str, where: str) -> str:
         return ""
     if isinstance(value, list):
         texts = []
-        for part in value:
+        for j, part in enumerate(value):
+            at = f"{where}.content[{j}]"
             if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(part.get("text"), str):
-                raise invalid(f"{where}.content: only text parts are supported (no images or audio).",
-                              param=f"{where}.content")
+                raise invalid(f"{at}: only text parts are supported (no images or audio).", param=at)
+            if set(part) - PART_FIELDS:
+                extra = printable(", ".join(sorted(set(part) - PART_FIELDS)))
+                raise invalid(f"Unrecognized argument in {at}: {extra}.", param=at)
             texts.append(part["text"])
         return "\n".join(texts)
     raise invalid(f"{where}.content must be a string or a list of text parts.", param=f"{where}.content")
@@ -244,19 +287,20 @@ def _thinking(data: dict) -> bool | None:
         if not isinstance(kwargs, dict) or set(kwargs) - {"enable_thinking"}:
             raise invalid("'chat_template_kwargs' may only hold enable_thinking.", param="chat_template_kwargs")
         if "enable_thinking" in kwargs:
-            return _bool(kwargs, "enable_thinking", None)
+            return bool_field(kwargs, "enable_thinking", None, where="chat_template_kwargs.")
     effort = data.get("reasoning_effort")
     if effort is None:
         return None
-    if effort not in ("none", "minimal", "low", "medium", "high"):
-        raise invalid("'reasoning_effort' must be none, minimal, low, medium or high.", param="reasoning_effort")
+    if not isinstance(effort, str) or effort not in REASONING_EFFORTS:
+        raise invalid(f"'reasoning_effort' must be one of {', '.join(REASONING_EFFORTS)}.",
+                      param="reasoning_effort")
     return effort != "none"
 
 
 def _max_tokens(value: object, name: str, limits: Limits) -> int:
     if value is None:
         return limits.max_tokens
-    if not _is_int(value) or value < 1:
+    if not is_int(value) or value < 1:
         raise invalid(f"'{name}' must be a positive integer.", param=name)
     return min(int(value), limits.max_tokens)
 
@@ -268,25 +312,3 @@ def _stop(value: object) -> tuple[str, ...]:
     if not isinstance(stops, list) or len(stops) > MAX_STOP_SEQUENCES or not all(isinstance(s, str) for s in stops):
         raise invalid(f"'stop' must be a string or a list of at most {MAX_STOP_SEQUENCES} strings.", param="stop")
     return tuple(s for s in stops if s)
-
-
-def _bool(data: dict, name: str, default):
-    value = data.get(name, default)
-    if value is not None and not isinstance(value, bool):
-        raise invalid(f"'{name}' must be true or false.", param=name)
-    return default if value is None else value
-
-
-def _number(data: dict, name: str, low: float, high: float) -> float | None:
-    value = data.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise invalid(f"'{name}' must be a number.", param=name)
-    if not low <= value <= high:
-        raise invalid(f"'{name}' must be between {low:g} and {high:g}.", param=name)
-    return float(value)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

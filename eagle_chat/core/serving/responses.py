@@ -5,7 +5,7 @@ Every finished response carries two extra objects a client can look for:
 - ``eagle_chat``: the speculative-decoding figures of this reply (``mode``, ``num_assistant_tokens`` =
   K, ``tree``, ``accepted_tokens``, ``draft_tokens``, ``acceptance``, ``tokens_per_step``,
   ``tokens_per_s``, ``ttft_ms``, ``tpot_ms``, ``generate_ms``, ``queue_ms``, ``device``, ``stopped``,
-  ``cut``);
+  ``cut``, ``sampling``, and ``draft_skipped``: why a reply ran without the loaded draft, e.g. a one-token prompt);
 - ``timings``: the same in llama.cpp server's names (``draft_n``, ``draft_n_accepted``,
   ``predicted_per_second`` …), which some clients already read.
 
@@ -94,6 +94,7 @@ def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool =
         "stopped": bool(stats.stopped),
         "cut": cut,  # "shutdown" or "stopped" when the server ended the reply early (finish_reason "length")
         "sampling": "greedy (temperature ignored: EAGLE-3 decodes greedily)" if sampling_ignored else None,
+        "draft_skipped": stats.draft_skipped,  # why this reply ran without the loaded draft (a one-token prompt)
     }
 
 
