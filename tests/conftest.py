@@ -54,6 +54,31 @@ def no_leaked_threads():
         assert not running, f"QThreads outlived the test: {[t.objectName() for t in running]}"
 
 
+@pytest.fixture(autouse=True)
+def shared_app_restored():
+    """The QApplication is shared by the whole session: a test that switches the theme or the UI language
+    (the every-action smoke test triggers View → Theme and View → Language) must not leave the next test
+    a dark palette or Chinese texts."""
+    yield
+    import sys
+
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    app = widgets.QApplication.instance() if widgets else None
+    if app is None:
+        return
+    from PySide6.QtCore import QLocale
+
+    from eagle_chat.ui import i18n, theme
+
+    if theme.is_dark(app.palette()):
+        theme.apply_theme(app, "system")
+        if theme.is_dark(app.palette()):
+            app.setPalette(app.style().standardPalette())
+    if QLocale().language() != QLocale.Language.English:
+        i18n.apply_language(app, "en")
+    app.processEvents()
+
+
 @pytest.fixture(scope="session")
 def tiny_pair() -> tuple[Path, Path]:
     assert (TINY_TARGET / "openvino_model.xml").is_file(), "tiny models missing: run tools/build_tiny_models.py"
