@@ -1,0 +1,99 @@
+"""A LaTeX formula from a reply, typeset to SVG by ziamath (pure Python, its own STIX Two Math font).
+
+No Qt here: :mod:`eagle_chat.ui.chat.math_images` runs :func:`typeset` on its worker thread and turns the
+SVG into an image. A formula is untrusted text: what can be refused cheaply is refused before typesetting
+(too long, braces nested too deep, macro definitions, characters the math font has no glyph for, such as
+Chinese inside ``\\text{}``); the rest is bounded in time by the worker. A refused formula is shown as the
+source text it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_FORMULA_CHARS = 1_000  # longer: shown as source (ziamath took ~7 s for 2,000 characters of "x+x+…")
+MAX_BRACE_DEPTH = 12  # deeper: shown as source (cost grows exponentially with nested \frac)
+MAX_SVG_CHARS = 400_000  # an SVG larger than this is not drawn
+FONT_SIZE_PX = 16.0  # typeset at this size, scaled when drawn
+# Macro definitions can expand without end (ziamath stops at depth 100, but each level costs); a reply
+# has no reason to define macros, so a formula that does is shown as source.
+_DEFINITIONS = re.compile(r"\\(?:def|edef|gdef|xdef|let|newcommand|renewcommand|providecommand|"
+                          r"DeclareMathOperator|newenvironment|renewenvironment|catcode)(?![A-Za-z])")
+
+
+class Refused(ValueError):
+    """The formula is not typeset; it is shown as its source."""
+
+
+@dataclass(frozen=True)
+class Typeset:
+    """An SVG of a formula: ``width`` × ``height`` in px at ``FONT_SIZE_PX``, ``depth`` px of it below
+    the baseline (negative when the formula lies above it)."""
+
+    svg: str
+    width: float
+    height: float
+    depth: float
+
+
+def refusal(tex: str) -> str | None:
+    """Why ``tex`` is not typeset, or None: the checks that cost nothing."""
+    if not tex.strip():
+        return "empty"
+    if len(tex) > MAX_FORMULA_CHARS:
+        return "too long"
+    depth = deepest = 0
+    for char in tex:
+        if char == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "}":
+            depth -= 1
+    if deepest > MAX_BRACE_DEPTH:
+        return "nested too deep"
+    if _DEFINITIONS.search(tex):
+        return "defines macros"
+    font = _math_font()
+    if any(ord(char) > 127 and font.glyphindex(char) == 0 for char in set(tex)):
+        return "characters the math font lacks"
+    return None
+
+
+def typeset(tex: str, *, display: bool, colour: str) -> Typeset:
+    """Typeset ``tex`` in ``colour`` (``#rrggbb``); raises :class:`Refused` or ziamath's own errors."""
+    why = refusal(tex)
+    if why is not None:
+        raise Refused(why)
+    import ziamath
+
+    math = ziamath.Latex(tex, size=FONT_SIZE_PX, color=colour, inline=not display)
+    svg = math.svg()
+    if len(svg) > MAX_SVG_CHARS:
+        raise Refused("too large")
+    width, height = _size(svg)
+    return Typeset(svg, width, height, depth=-math.getyofst() + math.margin)
+
+
+_SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"')
+
+
+def _size(svg: str) -> tuple[float, float]:
+    match = _SIZE.match(svg)
+    if match is None:
+        raise Refused("no size")
+    return float(match.group(1)), float(match.group(2))
+
+
+_FONT = None
+
+
+def _math_font():
+    """ziamath's default math font (loaded once; ~0.2 s), with SVG 1.1 output: Qt's SVG renderer
+    follows ``xlink:href``, not SVG 2's bare ``href``."""
+    global _FONT
+    if _FONT is None:
+        import ziamath
+        ziamath.config.svg2 = False
+        _FONT = ziamath.Latex("x", size=FONT_SIZE_PX).font
+    return _FONT

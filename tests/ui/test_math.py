@@ -1,0 +1,213 @@
+"""LaTeX math in replies: each delimiter form is drawn as an image in the chat view (made off the GUI
+thread, in the palette's text colour), never inside code, never from prices; hostile formulas are refused
+or stopped within their budget and shown as source; a formula still being written stays source."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from PySide6.QtGui import QColor, QPalette, QTextDocument
+
+from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.ui import theme
+from eagle_chat.ui.chat import math_images, math_markdown, math_tex
+from eagle_chat.ui.chat.chat_view import ChatView
+from eagle_chat.ui.chat.markdown_html import render_markdown
+
+FORMS = {
+    "dollar": "Energy: $E=mc^2$ here.",
+    "double dollar": "Sum:\n\n$$\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}$$\n\nDone.",
+    "paren": "Euler: \\(e^{i\\pi}+1=0\\) here.",
+    "bracket": "Basel:\n\n\\[\n\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}\n\\]\n\nDone.",
+}
+
+
+@pytest.fixture
+def palette(qapp):
+    original = qapp.palette()
+
+    def use(kind: str):
+        qapp.setPalette(theme.dark_palette() if kind == "dark" else qapp.style().standardPalette())
+        qapp.processEvents()
+
+    yield use
+    qapp.setPalette(original)
+
+
+@pytest.fixture
+def images(qapp):
+    """A private formula cache and worker (the shared one outlives the test)."""
+    made = math_images.MathImages()
+    yield made
+    made.stop()
+
+
+def style(images, colour="#112233") -> math_markdown.MathStyle:
+    return math_markdown.MathStyle(colour, 16.0, 8.0, 1.0, images)
+
+
+def render_when_made(qtbot, images, text: str, colour="#112233"):
+    """Render ``text``, wait until its formulas are made, render again (what a view does on sig_ready)."""
+    first = render_markdown(text, math=style(images, colour))
+    if first.math_pending:
+        qtbot.waitUntil(lambda: images.pending() == 0, timeout=20_000)
+    return render_markdown(text, math=style(images, colour))
+
+
+def image_positions(view: ChatView) -> list[str]:
+    """The ``math:`` images the view's document shows."""
+    found, block = [], view.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fmt = it.fragment().charFormat()
+            if fmt.isImageFormat() and fmt.toImageFormat().name().startswith("math:"):
+                found.append(fmt.toImageFormat().name())
+            it += 1
+        block = block.next()
+    return found
+
+
+def make_view(qtbot, text: str, status: str = "done") -> ChatView:
+    view = ChatView()
+    qtbot.addWidget(view)
+    view.resize(700, 500)
+    view.show()
+    view.show_conversation(Conversation(messages=[Message("user", "Maths?", id=1),
+                                                  Message("assistant", text, id=2, status=status)]))
+    return view
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_each_delimiter_form_is_drawn_as_an_image_in_the_chat_view(qtbot, form):
+    view = make_view(qtbot, FORMS[form])
+    qtbot.waitUntil(lambda: len(image_positions(view)) == 1, timeout=20_000)
+    name = image_positions(view)[0]
+    image = view.document().resource(QTextDocument.ResourceType.ImageResource, name)
+    assert not image.isNull() and image.width() > 10 and image.height() > 5
+    shown = view.toPlainText()
+    assert "$" not in shown and "\\(" not in shown and "\\[" not in shown  # the source is gone
+    assert ("here." in shown) or ("Done." in shown)
+
+
+def test_math_in_code_and_prices_stays_text(qtbot, images):
+    text = ("It costs $5 and $10, or $5-$10 a day.\n\nInline `$x$` and `a $b$ c`.\n\n"
+            "```\n$$y$$ and \\(z\\)\n```\n\n    $w$ indented\n\nFrom $3 to $4 per item.")
+    rendered = render_when_made(qtbot, images, text)
+    assert "math:" not in rendered.html and not rendered.math_pending
+    for kept in ("$5 and $10", "$5-$10", "$x$", "a $b$ c", "$$y$$ and \\(z\\)", "$w$", "$3 to $4"):
+        assert kept in rendered.html.replace("&#x27;", "'"), kept
+
+
+def test_prices_and_code_next_to_formulas(qtbot, images):
+    rendered = render_when_made(qtbot, images, "Pay $10 first, see `$x` then: $y^2$ and $x$ is 5")
+    assert rendered.html.count("math:") == 2  # $y^2$ and $x$; not "$10 first, see `$"
+    assert "$10 first" in rendered.html and "`$x`" not in rendered.html and ">$x</code>" in rendered.html
+
+
+def test_chinese_text_around_formulas_is_kept(qtbot, images):
+    rendered = render_when_made(qtbot, images, "勾股定理：$a^2+b^2=c^2$，其中$c$是斜边。\\(\\text{速度}\\)")
+    assert rendered.html.count("math:") == 2
+    assert "勾股定理：" in rendered.html and "，其中" in rendered.html and "是斜边。" in rendered.html
+    assert "\\(\\text{速度}\\)" in rendered.html  # the math font has no Chinese glyphs: shown as source
+
+
+def test_formulas_are_typeset_off_the_gui_thread(qtbot, images, monkeypatch):
+    threads = []
+    real = math_tex.typeset
+
+    def recording(*args, **kwargs):
+        threads.append(threading.get_ident())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(math_tex, "typeset", recording)
+    first = render_markdown("$q_1 + q_2$", math=style(images))
+    assert first.math_pending and "math:" not in first.html and "$q_1 + q_2$" in first.html
+    again = render_when_made(qtbot, images, "$q_1 + q_2$")
+    assert "math:" in again.html
+    assert threads and threading.get_ident() not in threads
+
+
+@pytest.mark.parametrize("tex", [
+    "x+" * 50_000 + "1",  # a 100 kB formula
+    "{" * 200 + "x" + "}" * 200,  # deeply nested braces
+    "\\def\\a{\\a\\a}\\a",  # a \def loop
+    "\\newcommand{\\f}{\\f}\\f",
+])
+def test_hostile_formulas_are_refused_at_once_and_shown_as_source(qtbot, images, tex):
+    started = time.perf_counter()
+    rendered = render_markdown(f"Look: ${tex}$ ok", math=style(images))
+    assert time.perf_counter() - started < 1.0
+    assert not rendered.math_pending and "math:" not in rendered.html and images.pending() == 0
+    assert tex[:50] in rendered.html
+
+
+def test_a_formula_past_its_budget_is_stopped_and_shown_as_source(qtbot, images):
+    tex = "\\frac{" * 11 + "1" + "}{2}" * 11  # exponential in ziamath: ~7 s for ten levels, unbounded
+    assert math_tex.refusal(tex) is None
+    started = time.perf_counter()
+    render_markdown(f"${tex}$", math=style(images))
+    with qtbot.waitSignal(images.sig_ready, timeout=int((math_images.BUDGET_S + 5) * 1000)):
+        pass
+    assert time.perf_counter() - started < math_images.BUDGET_S + 2.0
+    again = render_markdown(f"${tex}$", math=style(images))
+    assert not again.math_pending and "math:" not in again.html and tex in again.html
+    after = render_when_made(qtbot, images, "$k+1$")  # the worker still works
+    assert "math:" in after.html
+
+
+def test_thousands_of_formulas_are_bounded(qtbot, images):
+    text = " ".join(f"$x_{{{i}}}$" for i in range(3_000))
+    started = time.perf_counter()
+    rendered = render_markdown(text, math=style(images))
+    assert time.perf_counter() - started < 3.0
+    assert images.pending() <= math_markdown.MAX_FORMULAS
+    assert "$x_{2999}$" in rendered.html  # past the limit: source
+
+
+def test_the_image_cache_is_bounded_in_bytes(qtbot, images, monkeypatch):
+    monkeypatch.setattr(math_images, "CACHE_BYTES", 40_000)
+    for i in range(12):
+        render_when_made(qtbot, images, f"$\\sqrt{{{i}}} + \\frac{{{i}}}{{7}}$")
+    assert 0 < images._bytes <= 40_000 or len(images._images) == 1
+    assert len(images._images) < 12
+
+
+@pytest.mark.parametrize("kind", ["light", "dark"])
+def test_formulas_follow_the_palettes_text_colour(qtbot, palette, kind):
+    palette(kind)
+    view = make_view(qtbot, "Mass: $M = \\rho V$ here.")
+    qtbot.waitUntil(lambda: len(image_positions(view)) == 1, timeout=20_000)
+    image = view.document().resource(QTextDocument.ResourceType.ImageResource, image_positions(view)[0])
+    text = view.palette().color(QPalette.ColorRole.Text)
+    inked = [QColor.fromRgba(image.pixel(x, y)) for x in range(image.width()) for y in range(image.height())]
+    solid = [c for c in inked if c.alpha() == 255]
+    assert solid, "no fully drawn pixel"
+    for colour in solid:
+        assert max(abs(colour.red() - text.red()), abs(colour.green() - text.green()),
+                   abs(colour.blue() - text.blue())) <= 2, (colour.name(), text.name())
+
+
+def test_a_theme_switch_draws_formulas_again_in_the_new_colour(qtbot, palette):
+    palette("light")
+    view = make_view(qtbot, "Area: $A = \\pi r^2$.")
+    qtbot.waitUntil(lambda: len(image_positions(view)) == 1, timeout=20_000)
+    light = image_positions(view)[0]
+    palette("dark")
+    qtbot.waitUntil(lambda: len(image_positions(view)) == 1 and image_positions(view)[0] != light, timeout=20_000)
+
+
+def test_a_formula_still_being_written_stays_source_until_closed(qtbot):
+    message = Message("assistant", "Growth is $k^2 + ", id=2, status="streaming")
+    view = ChatView()
+    qtbot.addWidget(view)
+    view.show()
+    view.show_conversation(Conversation(messages=[Message("user", "Maths?", id=1), message]))
+    view.update_message(message)
+    assert "$k^2 + " in view.toPlainText() and not image_positions(view)
+    message.content += "1$ and more"
+    view.update_message(message)
+    qtbot.waitUntil(lambda: len(image_positions(view)) == 1, timeout=20_000)
+    assert "and more" in view.toPlainText() and "$" not in view.toPlainText()
