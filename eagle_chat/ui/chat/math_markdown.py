@@ -3,7 +3,8 @@
 
 Found the way Pandoc and KaTeX's auto-render do, so that prices stay text: an opening ``$`` is followed by
 a non-space and not preceded by a digit, a closing ``$`` is preceded by a non-space and not followed by a
-digit ("$5 and $10" is not math). The rules run inside markdown-it's inline and block parsing, so code
+digit ("$5 and $10" is not math), and text from a digit to a dollar with words in it is prose between
+two prices ("$10 a day; 5$/month"). The rules run inside markdown-it's inline and block parsing, so code
 spans and code blocks keep their dollars. A formula whose closing delimiter has not arrived yet (the end
 of a streaming reply) is text until it does.
 
@@ -80,11 +81,20 @@ def _no_digits_around(dollar):
         if not dollar(state, True):
             return False
         end, state.pos = state.pos, start
-        if end < len(state.src) and state.src[end].isdigit() or "`" in state.src[start:end]:
+        content = state.src[start + 1:end - 1]
+        if end < len(state.src) and state.src[end].isdigit() or "`" in content or _prices(content):
             return False  # a price ("$5 and 10$"), or a dollar closing inside a code span
         return dollar(state, silent)
 
     return rule
+
+
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z{])")
+
+
+def _prices(content: str) -> bool:
+    """Text between two prices ("$5-$10 a day; 5$/month"): it starts with a digit and has words in it."""
+    return content[:1].isdigit() and " " in content and _WORD.search(content) is not None
 
 
 def source_text(token) -> str:
