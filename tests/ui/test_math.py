@@ -8,11 +8,11 @@ import threading
 import time
 
 import pytest
-from PySide6.QtGui import QColor, QPalette, QTextDocument
+from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextDocument
 
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.ui import theme
-from eagle_chat.ui.chat import math_images, math_markdown, math_tex
+from eagle_chat.ui.math import images as math_images, markdown_rules as math_markdown, typesetting as math_tex
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.markdown_html import render_markdown
 
@@ -211,3 +211,33 @@ def test_a_formula_still_being_written_stays_source_until_closed(qtbot):
     view.update_message(message)
     qtbot.waitUntil(lambda: len(image_positions(view)) == 1, timeout=20_000)
     assert "and more" in view.toPlainText() and "$" not in view.toPlainText()
+
+
+def test_a_compare_pane_draws_a_finished_replys_formulas_and_keeps_the_tint_on_the_right_text(qtbot):
+    from eagle_chat.core.generation.steps import StepRecord
+    from eagle_chat.ui.drafted_text import DraftedPane
+
+    pieces = [("Area ", False), ("\\(A=\\pi r^2\\)", True), (" for ", False), ("circles", True),
+              (", `$x$` stays, 速度 ", False), ("$v$", False), (" is fast 😀", True)]
+    record = StepRecord()
+    for source, drafted in pieces:
+        record.add(3 if drafted else 1, len(source) if drafted else 0, 0 if drafted else len(source))
+    text = "".join(p[0] for p in pieces)
+    pane = DraftedPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.set_tint(True)
+    pane.show_reply(text[:20], record)  # streaming: as written
+    pane.show_reply(text, record)
+    assert pane.toPlainText() == text
+    pane.show_reply(text, record, typeset=True)  # finished
+    qtbot.waitUntil(lambda: pane.toPlainText().count("\ufffc") == 2, timeout=20_000)
+    shown = pane.toPlainText()
+    assert shown == "Area \ufffc for circles, `$x$` stays, 速度 \ufffc is fast 😀"
+    cursor = QTextCursor(pane.document())
+    tinted = []
+    for a, b in pane.ranges:
+        cursor.setPosition(a)
+        cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
+        tinted.append(cursor.selectedText())
+    assert tinted == ["\ufffc", "circles", " is fast 😀"]

@@ -25,7 +25,7 @@ from eagle_chat.ui.chat.background_render import BackgroundRender
 from eagle_chat.ui.chat.markdown_html import render_markdown, stable_prefix_end, warm_up
 from eagle_chat.ui.chat.draft_tint import ChatTint
 from eagle_chat.ui.chat.thinking_block import ThinkingBlocks
-from eagle_chat.ui.chat.view_math import ViewMath
+from eagle_chat.ui.math.view_math import ViewMath
 
 RENDER_COST_FACTOR = 8.0
 FIRST_DRAW_CHARS = 2_500  # newest messages drawn at once on opening (about a screen); the rest follow

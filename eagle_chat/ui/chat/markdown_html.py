@@ -23,8 +23,8 @@ from pygments.util import ClassNotFound
 
 from eagle_chat.ui import theme
 from eagle_chat.ui.chat import code_style
-from eagle_chat.ui.chat.math_markdown import MathStyle, add_math
 from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.math.markdown_rules import MathStyle, add_math
 
 SAFE_LINK_SCHEMES = ("http://", "https://", "mailto:")
 MAX_HIGHLIGHT_CHARS = 20_000  # larger blocks are shown plain: highlighting them would stall the GUI
@@ -121,7 +121,7 @@ def render_markdown(
 
     ``colours``: the theme to draw code in (default: the one for the application's palette).
 
-    ``math``: how to draw LaTeX formulas as images (:mod:`eagle_chat.ui.chat.math_markdown`); without
+    ``math``: how to draw LaTeX formulas as images (:mod:`eagle_chat.ui.math.markdown_rules`); without
     it they are shown as their source. ``Rendered.math_pending`` says some images are still being made.
     """
     env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix, "highlight": highlight,

@@ -1,6 +1,6 @@
 """A LaTeX formula from a reply, typeset to SVG by ziamath (pure Python, its own STIX Two Math font).
 
-No Qt here: :mod:`eagle_chat.ui.chat.math_images` runs :func:`typeset` on its worker thread and turns the
+No Qt here: :mod:`eagle_chat.ui.math.images` runs :func:`typeset` on its worker thread and turns the
 SVG into an image. A formula is untrusted text: what can be refused cheaply is refused before typesetting
 (too long, braces nested too deep, macro definitions, characters the math font has no glyph for, such as
 Chinese inside ``\\text{}``); the rest is bounded in time by the worker. A refused formula is shown as the

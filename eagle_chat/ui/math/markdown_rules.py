@@ -1,5 +1,5 @@
 """LaTeX math in Markdown: ``$…$``, ``$$…$$``, ``\\(…\\)`` and ``\\[…\\]`` found by markdown-it rules
-(mdit-py-plugins' dollarmath and texmath), drawn as images from :mod:`eagle_chat.ui.chat.math_images`.
+(mdit-py-plugins' dollarmath and texmath), drawn as images from :mod:`eagle_chat.ui.math.images`.
 
 Found the way Pandoc and KaTeX's auto-render do, so that prices stay text: an opening ``$`` is followed by
 a non-space and not preceded by a digit, a closing ``$`` is preceded by a non-space and not followed by a
@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.texmath.index import make_block_func, make_inline_func, rules
 
-from eagle_chat.ui.chat import math_images
+from eagle_chat.ui.math import images as math_images
 
 MAX_FORMULAS = 400  # per rendered text; the rest are shown as source (thousands would flood the worker)
 DISPLAY_SCALE = 1.15  # display formulas are a little larger than the text
@@ -30,6 +30,7 @@ _CLOSING = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 INLINE_TYPES = ("math_inline", "math_paren", "math_bracket_inline")
 DISPLAY_INLINE_TYPES = ("math_inline_double",)
 BLOCK_TYPES = ("math_block", "math_block_label", "math_bracket_block", "math_bracket_eqno")
+ALL_TYPES = INLINE_TYPES + DISPLAY_INLINE_TYPES + BLOCK_TYPES
 
 
 @dataclass(frozen=True)
@@ -97,11 +98,16 @@ def _prices(content: str) -> bool:
     return content[:1].isdigit() and " " in content and _WORD.search(content) is not None
 
 
+def closing(markup: str) -> str:
+    """The closing delimiter of a formula opened by ``markup``."""
+    return _CLOSING.get(markup, markup)
+
+
 def source_text(token) -> str:
     """The formula as written: delimiters and all."""
     markup = token.markup or "$"
     label = f" ({token.info})" if token.type in ("math_block_label", "math_bracket_eqno") and token.info else ""
-    return f"{markup}{token.content}{_CLOSING.get(markup, markup)}{label}"
+    return f"{markup}{token.content}{closing(markup)}{label}"
 
 
 def _image_html(token, env, display: bool) -> str | None:
@@ -135,3 +141,40 @@ def _block(self, tokens, idx, options, env) -> str:
         return f'<p style="white-space: pre-wrap;">{html.escape(source_text(token))}</p>\n'
     label = f"&nbsp;&nbsp;({html.escape(token.info)})" if token.type.endswith(("label", "eqno")) and token.info else ""
     return f'<p align="center">{image}{label}</p>\n'
+
+
+# The chat's rules for code and math (tables and the like do not change where code is).
+_SPAN_PARSER = MarkdownIt("commonmark", {"html": False, "maxNesting": 20})
+add_math(_SPAN_PARSER)
+MAX_TEXT_CHARS = 100_000  # as the chat's Markdown: a longer text is shown as written
+
+
+def formula_spans(text: str) -> list[tuple[int, int, str, bool]]:
+    """Where the formulas of ``text`` are: (start, end, source, display) in order, found by the same
+    rules as when it is rendered (so never in code). For views that show the text as written."""
+    if len(text) > MAX_TEXT_CHARS:
+        return []
+    spans: list[tuple[int, int, str, bool]] = []
+    position = 0
+    for token in _walk(_SPAN_PARSER.parse(text, {})):
+        if token.type in ("code_inline", "fence", "code_block"):  # step past code: it may hold the same text
+            found = text.find(token.content, position)
+            position = found + len(token.content) if found >= 0 else position
+        elif token.type in ALL_TYPES and len(spans) < MAX_FORMULAS:
+            markup, tex = token.markup or "$", token.content.strip()
+            start = text.find(markup, position)
+            at = text.find(tex, start + len(markup)) if start >= 0 and tex else -1
+            close = closing(markup)
+            end = text.find(close, at + len(tex)) if at >= 0 else -1
+            if end < 0 or text[start + len(markup):at].strip() or text[at + len(tex):end].strip():
+                continue
+            position = end + len(close)
+            spans.append((start, position, tex, token.type not in INLINE_TYPES))
+    return spans
+
+
+def _walk(tokens):
+    for token in tokens:
+        yield token
+        if token.children:
+            yield from _walk(token.children)

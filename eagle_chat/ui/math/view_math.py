@@ -1,5 +1,5 @@
 """A text view's formulas: the style it draws them in, the images it is served, and which of its
-messages to draw again when the images they wait for are made (:mod:`eagle_chat.ui.chat.math_images`)."""
+messages to draw again when the images they wait for are made (:mod:`eagle_chat.ui.math.images`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from PySide6.QtCore import QObject, QUrl
 from PySide6.QtGui import QFontInfo, QFontMetricsF, QImage, QPalette
 from PySide6.QtWidgets import QTextEdit
 
-from eagle_chat.ui.chat import math_images
-from eagle_chat.ui.chat.math_markdown import MathStyle
+from eagle_chat.ui.math import images as math_images
+from eagle_chat.ui.math.markdown_rules import MathStyle
 
 
 def math_style(view: QTextEdit) -> MathStyle:

@@ -7,7 +7,7 @@ comes back as refused (shown as source), and one not made yet is queued and show
 streaming reply re-rendered at display rate costs a dictionary look-up per formula.
 
 Bounds, as a reply is untrusted text: a formula is refused before typesetting when it is too long or
-nested too deep (:mod:`eagle_chat.ui.chat.math_tex`); the worker stops one that runs past
+nested too deep (:mod:`eagle_chat.ui.math.typesetting`); the worker stops one that runs past
 ``BUDGET_S`` (an exception raised in its thread by a watchdog, so pure-Python loops in the typesetter
 end too); the cache holds at most ``CACHE_BYTES`` of images and ``MAX_QUEUE`` formulas wait at most
 (the oldest requests are dropped first, and asked for again if still shown).
@@ -32,7 +32,7 @@ from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-from eagle_chat.ui.chat import math_tex
+from eagle_chat.ui.math import typesetting as math_tex
 
 BUDGET_S = 0.75  # one formula's typesetting time; past it the formula is shown as source
 CACHE_BYTES = 48 * 1024 * 1024
