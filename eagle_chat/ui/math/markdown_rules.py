@@ -26,6 +26,7 @@ from eagle_chat.ui.math import images as math_images
 
 MAX_FORMULAS = 400  # per rendered text; the rest are shown as source (thousands would flood the worker)
 DISPLAY_SCALE = 1.15  # display formulas are a little larger than the text
+MATH_X_HEIGHT_EM = 0.47  # STIX Two Math's x-height: formulas are scaled so theirs matches the text's
 _CLOSING = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 INLINE_TYPES = ("math_inline", "math_paren", "math_bracket_inline")
 DISPLAY_INLINE_TYPES = ("math_inline_double",)
@@ -44,9 +45,9 @@ class MathStyle:
     images: math_images.MathImages
 
     def key(self, tex: str, display: bool) -> math_images.MathKey:
-        scale = DISPLAY_SCALE if display else 1.0
+        scale = (DISPLAY_SCALE if display else 1.0) * min(1.3, max(1.0, self.x_height / (MATH_X_HEIGHT_EM * self.font_px)))
         return math_images.MathKey(tex, display, self.colour, round(self.font_px * scale, 2),
-                                   round(self.x_height * scale, 2), self.dpr)
+                                   round(self.x_height, 2), self.dpr)
 
 
 def add_math(md: MarkdownIt) -> None:
