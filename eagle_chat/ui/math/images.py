@@ -6,11 +6,16 @@ comes back as refused (shown as source), and one not made yet is queued and show
 ``sig_ready`` tells the views to draw again when some are made. So the GUI thread never typesets: a
 streaming reply re-rendered at display rate costs a dictionary look-up per formula.
 
-Bounds, as a reply is untrusted text: a formula is refused before typesetting when it is too long or
-nested too deep (:mod:`eagle_chat.ui.math.typesetting`); the worker stops one that runs past
-``BUDGET_S`` (an exception raised in its thread by a watchdog, so pure-Python loops in the typesetter
-end too); the cache holds at most ``CACHE_BYTES`` of images and ``MAX_QUEUE`` formulas wait at most
-(the oldest requests are dropped first, and asked for again if still shown).
+Typesetting (ziamath, pure Python) runs in a child process, not in a thread of the app: a thread would
+hold the GIL the GUI thread and the token stream need (measured: a maths reply streaming in stalled the
+GUI up to 175 ms while a thread typeset its formulas), and could not be stopped. The worker thread here
+only sends the formula, waits (without the GIL) and draws the SVG with Qt's SVG module.
+
+Bounds, as a reply is untrusted text: a formula is refused before typesetting when it is too long,
+nested too deep or defines macros (:mod:`eagle_chat.ui.math.typesetting`); one that takes longer than
+``BUDGET_S`` has its child process killed (a new one starts for the next formula) and is shown as source;
+the cache holds at most ``CACHE_BYTES`` of images and at most ``MAX_QUEUE`` formulas wait (more are asked
+for again when their view draws again).
 
 The image follows the theme: its colour is part of the key, so a theme switch makes new images in the
 new text colour. It is drawn at the view's device pixel ratio and padded so that the formula's baseline
@@ -20,11 +25,16 @@ sits on the text's (Qt centres an image aligned "middle" ``xHeight / 2`` above t
 from __future__ import annotations
 
 import atexit
-import ctypes
+import contextlib
 import hashlib
+import json
+import os
 import queue
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -32,14 +42,21 @@ from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
+import eagle_chat
 from eagle_chat.ui.math import typesetting as math_tex
 
 BUDGET_S = 0.75  # one formula's typesetting time; past it the formula is shown as source
+START_TIMEOUT_S = 30.0  # the child process's start (Python, ziamath and its font), outside any budget
+RETRY_START_S = 60.0  # after a failed start, formulas are shown as source for this long before a retry
 CACHE_BYTES = 48 * 1024 * 1024
 MAX_FAILED = 5_000  # refused formulas remembered (so they are not tried again)
 MAX_QUEUE = 2_000
-READY_DELAY_MS = 40  # made images are announced together, at most this often
+# Made images are announced together: READY_DELAY_MS after the last waiting one is made, or every
+# READY_INTERVAL_MS while more are coming (each announcement redraws the messages waiting for them).
+READY_DELAY_MS = 30
+READY_INTERVAL_MS = 400
 SCHEME = "math"
+MAX_IMAGE_PX = 8_192  # wider or taller (in device pixels): shown as source
 
 
 @dataclass(frozen=True)
@@ -64,10 +81,6 @@ class MathImage:
 REFUSED = object()  # lookup(): the formula is shown as its source
 
 
-class _Late(Exception):
-    """Raised in the worker thread by the watchdog: the formula ran past its budget."""
-
-
 def draw(key: MathKey, typeset: math_tex.Typeset) -> MathImage:
     """The typeset SVG as an image for ``key`` (any thread: QImage and QSvgRenderer need no GUI thread)."""
     scale = key.font_px / math_tex.FONT_SIZE_PX
@@ -80,6 +93,8 @@ def draw(key: MathKey, typeset: math_tex.Typeset) -> MathImage:
         top, bottom = new_ascent - ascent, new_ascent - half_x - depth
     height = top + ascent + depth + bottom
     pixels_w, pixels_h = max(1, round(width * key.dpr)), max(1, round(height * key.dpr))
+    if pixels_w > MAX_IMAGE_PX or pixels_h > MAX_IMAGE_PX:
+        raise math_tex.Refused("too large")
     image = QImage(pixels_w, pixels_h, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(Qt.GlobalColor.transparent)
     renderer = QSvgRenderer(QByteArray(typeset.svg.encode()))
@@ -107,19 +122,12 @@ class MathImages(QObject):
         self._bytes = 0
         self._refused: OrderedDict[MathKey, None] = OrderedDict()
         self._waiting: set[MathKey] = set()  # asked for, not made yet (GUI thread only)
-        # The worker holds no Python lock outside C calls (SimpleQueue, Event): the watchdog's exception
-        # can reach it anywhere, and must never leave a lock held.
         self._requests: queue.SimpleQueue[MathKey | None] = queue.SimpleQueue()
-        self._current: tuple[MathKey, float] | None = None  # the formula being made, and its deadline
-        self._kick = threading.Event()  # a formula was started: the watchdog times it
-        self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._watchdog: threading.Thread | None = None
         self.made_count = 0  # formulas made or given up on by the worker (tests, benchmarks)
         self.sig_made.connect(self._made, Qt.ConnectionType.QueuedConnection)
         self._ready_timer = QTimer(self)
         self._ready_timer.setSingleShot(True)
-        self._ready_timer.setInterval(READY_DELAY_MS)
         self._ready_timer.timeout.connect(self.sig_ready)
 
     # --- GUI thread -------------------------------------------------------------------------------
@@ -132,7 +140,7 @@ class MathImages(QObject):
             return image
         if key in self._refused or math_tex.refusal(key.tex) is not None:
             return REFUSED
-        if key not in self._waiting and len(self._waiting) < MAX_QUEUE and not self._stop.is_set():
+        if key not in self._waiting and len(self._waiting) < MAX_QUEUE:
             self._waiting.add(key)
             self._start()
             self._requests.put(key)
@@ -161,74 +169,111 @@ class MathImages(QObject):
                 _, old = self._images.popitem(last=False)
                 self._by_url.pop(old.url, None)
                 self._bytes -= old.image.sizeInBytes()
-        if not self._ready_timer.isActive():
-            self._ready_timer.start()
+        if not self._waiting:
+            self._ready_timer.start(READY_DELAY_MS)
+        elif not self._ready_timer.isActive():
+            self._ready_timer.start(READY_INTERVAL_MS)
 
-    # --- threads ----------------------------------------------------------------------------------
+    # --- the worker thread ------------------------------------------------------------------------
     def _start(self) -> None:
-        """Start the worker and its watchdog on first use."""
+        """Start the worker on first use (or after :meth:`stop`)."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._work, name="math-typesetting", daemon=True)
-            self._watchdog = threading.Thread(target=self._watch, name="math-watchdog", daemon=True)
             self._thread.start()
-            self._watchdog.start()
             atexit.register(self.stop)
 
     def stop(self) -> None:
-        """End the threads (at exit: none may be running Qt code while the interpreter ends)."""
-        self._stop.set()
-        self._kick.set()
+        """End the worker and its child process (when the application quits, and at exit). Formulas
+        still waiting are dropped; a later request starts them again."""
         self._requests.put(None)
-        for thread in (self._thread, self._watchdog):
-            if thread is not None and thread is not threading.current_thread():
-                thread.join(timeout=BUDGET_S + 2.0)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=BUDGET_S + 5.0)
+        self._thread = None
+        self._waiting.clear()
+        self._requests = queue.SimpleQueue()
 
     def _work(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self._work_on()
-            except _Late:  # the watchdog's exception arrived just after a formula was done
-                continue
-
-    def _work_on(self) -> None:
-        while not self._stop.is_set():
-            key = self._requests.get()
-            if key is None:
-                return
-            image = None
-            self._current = (key, time.monotonic() + BUDGET_S)
-            self._kick.set()
-            try:
-                image = draw(key, math_tex.typeset(key.tex, display=key.display, colour=key.colour))
-            except Exception:  # noqa: BLE001 - refused, over budget (_Late) or a typesetter error: source
-                image = None
-            finally:
-                self._current = None
-                _raise_in(threading.get_ident(), None)  # drop a late exception not delivered yet
-            self.made_count += 1
-            self.sig_made.emit(key, image)
-
-    def _watch(self) -> None:
-        """Stop a formula that runs past its budget: raise :class:`_Late` in the worker thread."""
-        while not self._stop.is_set():
-            self._kick.wait()
-            self._kick.clear()
-            current = self._current
-            while current is not None and not self._stop.is_set():
-                left = current[1] - time.monotonic()
-                if left > 0:
-                    self._stop.wait(left)
-                elif self._current is current and self._thread is not None:
-                    _raise_in(self._thread.ident, _Late)
-                    break
-                current = self._current if self._current is current else None
+        typesetter = _Typesetter()
+        try:
+            while (key := self._requests.get()) is not None:
+                try:
+                    typeset = typesetter.typeset(key.tex, key.display, key.colour)
+                    image = draw(key, typeset) if typeset is not None else None
+                except Exception:  # noqa: BLE001 - any failure: the formula is shown as source
+                    image = None
+                self.made_count += 1
+                self.sig_made.emit(key, image)
+        finally:
+            typesetter.close()
 
 
-def _raise_in(thread_id: int | None, exception: type[BaseException] | None) -> None:
-    """Raise ``exception`` in the thread at its next Python instruction (None: cancel a pending one)."""
-    if thread_id is not None:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
-                                                   ctypes.py_object(exception) if exception else None)
+class _Typesetter:
+    """The child process that typesets (``python -m eagle_chat.ui.math.typesetting``, as the app's other
+    helper processes run, in a bundle too): started on first use, killed when a formula runs past its
+    budget, and started again for the next one. A start that fails is not tried again for a while."""
+
+    def __init__(self):
+        self._process: subprocess.Popen | None = None
+        self._replies: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._failed_at = -RETRY_START_S
+
+    def typeset(self, tex: str, display: bool, colour: str) -> math_tex.Typeset | None:
+        """The formula typeset, or None (refused, failed, or stopped at ``BUDGET_S``)."""
+        if self._process is None or self._process.poll() is not None:
+            self._spawn()
+        self._process.stdin.write(json.dumps([tex, display, colour]) + "\n")
+        self._process.stdin.flush()
+        try:
+            reply = self._replies.get(timeout=BUDGET_S)
+        except queue.Empty:
+            reply = None
+        if reply is None:  # too slow, or the process ended: a new one for the next formula
+            self.close()
+            return None
+        values = json.loads(reply)
+        return math_tex.Typeset(*values) if values is not None else None
+
+    def _spawn(self) -> None:
+        self.close()
+        if time.monotonic() - self._failed_at < RETRY_START_S:
+            raise RuntimeError("the math typesetting process failed to start a moment ago")
+        env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
+        package_root = Path(eagle_chat.__file__).resolve().parent.parent
+        if package_root.name not in ("site-packages", "dist-packages"):  # a source checkout
+            env["PYTHONPATH"] = os.pathsep.join([str(package_root), *filter(None, [env.get("PYTHONPATH")])])
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "eagle_chat.ui.math.typesetting"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True, encoding="utf-8",
+            creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
+        self._replies = queue.SimpleQueue()
+        threading.Thread(target=_read_lines, args=(self._process.stdout, self._replies), daemon=True,
+                         name="math-typesetting-replies").start()
+        try:
+            ready = self._replies.get(timeout=START_TIMEOUT_S)
+        except queue.Empty:
+            ready = None
+        if ready != math_tex.READY:
+            self._failed_at = time.monotonic()
+            self.close()
+            raise RuntimeError("the math typesetting process did not start")
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=5.0)
+            for pipe in (process.stdin, process.stdout):
+                with contextlib.suppress(OSError):
+                    pipe.close()
+
+
+def _read_lines(stream, replies: queue.SimpleQueue) -> None:
+    """The child's answers, line by line, until it ends (then None)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in stream:
+            replies.put(line.rstrip("\n"))
+    replies.put(None)
 
 
 _SHARED: MathImages | None = None
@@ -240,5 +285,7 @@ def shared() -> MathImages:
     if _SHARED is None:
         from PySide6.QtCore import QCoreApplication
 
-        _SHARED = MathImages(QCoreApplication.instance())
+        app = QCoreApplication.instance()
+        _SHARED = MathImages(app)
+        app.aboutToQuit.connect(_SHARED.stop)
     return _SHARED

@@ -1,7 +1,7 @@
 """A LaTeX formula from a reply, typeset to SVG by ziamath (pure Python, its own STIX Two Math font).
 
-No Qt here: :mod:`eagle_chat.ui.math.images` runs :func:`typeset` on its worker thread and turns the
-SVG into an image. A formula is untrusted text: what can be refused cheaply is refused before typesetting
+No Qt here: :mod:`eagle_chat.ui.math.images` runs this module as a child
+process (:func:`serve`), sends it formulas and turns the SVGs it answers with into images. A formula is untrusted text: what can be refused cheaply is refused before typesetting
 (too long, braces nested too deep, macro definitions, characters the math font has no glyph for, such as
 Chinese inside ``\\text{}``); the rest is bounded in time by the worker. A refused formula is shown as the
 source text it is.
@@ -9,7 +9,9 @@ source text it is.
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from dataclasses import dataclass
 
 MAX_FORMULA_CHARS = 1_000  # longer: shown as source (ziamath took ~7 s for 2,000 characters of "x+x+…")
@@ -38,7 +40,8 @@ class Typeset:
 
 
 def refusal(tex: str) -> str | None:
-    """Why ``tex`` is not typeset, or None: the checks that cost nothing."""
+    """Why ``tex`` is not typeset, or None: the checks that cost nothing (no font is read: the GUI
+    thread asks this for every formula it draws)."""
     if not tex.strip():
         return "empty"
     if len(tex) > MAX_FORMULA_CHARS:
@@ -54,9 +57,6 @@ def refusal(tex: str) -> str | None:
         return "nested too deep"
     if _DEFINITIONS.search(tex):
         return "defines macros"
-    font = _math_font()
-    if any(ord(char) > 127 and font.glyphindex(char) == 0 for char in set(tex)):
-        return "characters the math font lacks"
     return None
 
 
@@ -65,6 +65,9 @@ def typeset(tex: str, *, display: bool, colour: str) -> Typeset:
     why = refusal(tex)
     if why is not None:
         raise Refused(why)
+    font = load()
+    if any(ord(char) > 127 and font.glyphindex(char) == 0 for char in set(tex)):
+        raise Refused("characters the math font lacks")
     import ziamath
 
     math = ziamath.Latex(tex, size=FONT_SIZE_PX, color=colour, inline=not display)
@@ -88,12 +91,36 @@ def _size(svg: str) -> tuple[float, float]:
 _FONT = None
 
 
-def _math_font():
-    """ziamath's default math font (loaded once; ~0.2 s), with SVG 1.1 output: Qt's SVG renderer
-    follows ``xlink:href``, not SVG 2's bare ``href``."""
+def load():
+    """Import ziamath and read its math font (once; ~0.5 s), with SVG 1.1 output: Qt's SVG renderer
+    follows ``xlink:href``, not SVG 2's bare ``href``. Returns the font."""
     global _FONT
     if _FONT is None:
         import ziamath
         ziamath.config.svg2 = False
         _FONT = ziamath.Latex("x", size=FONT_SIZE_PX).font
     return _FONT
+
+
+READY = "ready"
+
+
+def serve(lines, out) -> None:
+    """The child process: answer each JSON line ``[tex, display, colour]`` with ``[svg, width, height,
+    depth]``, or ``null`` when the formula is not typeset; ends with its input."""
+    load()
+    out.write(READY + "\n")
+    out.flush()
+    for line in lines:
+        try:
+            tex, display, colour = json.loads(line)
+            done = typeset(tex, display=bool(display), colour=str(colour))
+            reply = [done.svg, done.width, done.height, done.depth]
+        except Exception:  # noqa: BLE001 - refused or a typesetter error: the formula is shown as source
+            reply = None
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    serve(sys.stdin, sys.stdout)
