@@ -8,6 +8,7 @@ import time
 
 import pytest
 from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QApplication
 
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.ui import theme
@@ -92,11 +93,12 @@ def test_each_delimiter_form_is_drawn_as_an_image_in_the_chat_view(qtbot, form):
 
 
 def test_math_in_code_and_prices_stays_text(qtbot, images):
-    text = ("It costs $5 and $10, or $5-$10 a day; 5$/month or 7$/year; a $ b $ c.\n\nInline `$x$` and `a $b$ c`.\n\n"
-            "```\n$$y$$ and \\(z\\)\n```\n\n    $w$ indented\n\nFrom $3 to $4 per item.")
+    text = ("It costs $5 and $10, or $5-$10 a day; 5$/month or 7$/year; a $ b $ c.\n\n"
+            "Inline `$x$` and `a $b$ c`.\n\n```\n$$y$$ and \\(z\\)\n```\n\n    $w$ indented\n\nFrom $3 to $4 per item.")
     rendered = render_when_made(qtbot, images, text)
     assert "math:" not in rendered.html and not rendered.math_pending
-    for kept in ("$5 and $10", "$5-$10", "5$/month or 7$/year", "a $ b $ c", "$x$", "a $b$ c", "$$y$$ and \\(z\\)", "$w$", "$3 to $4"):
+    for kept in ("$5 and $10", "$5-$10", "5$/month or 7$/year", "a $ b $ c", "$x$", "a $b$ c",
+                 "$$y$$ and \\(z\\)", "$w$", "$3 to $4"):
         assert kept in rendered.html.replace("&#x27;", "'"), kept
 
 
@@ -241,3 +243,13 @@ def test_after_stop_a_new_formula_starts_the_typesetter_again(qtbot, images):
     assert "math:" in render_when_made(qtbot, images, "$s_1$").html
     images.stop()  # what the application's aboutToQuit does
     assert "math:" in render_when_made(qtbot, images, "$s_2$").html
+
+
+def test_copying_a_selection_gives_the_formulas_latex(qtbot):
+    view = make_view(qtbot, "Energy: $E=mc^2$ here.\n\n$$\\int_0^1 x\\,dx$$\n\nEnd.")
+    qtbot.waitUntil(lambda: len(image_positions(view)) == 2, timeout=20_000)
+    view.selectAll()
+    view.copy()  # what Ctrl+C does
+    copied = QApplication.clipboard().text()
+    assert "Energy: $E=mc^2$ here." in copied and "$$\\int_0^1 x\\,dx$$" in copied and "End." in copied
+    assert "\ufffc" not in copied

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 from PySide6.QtCore import QEvent, QPoint, QTimer, QUrl, Signal
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextFrameFormat
@@ -111,7 +112,7 @@ class ChatView(QTextBrowser):
         for message in reversed(messages[first:]):
             self._background.add(self._colour, message)
         for message in reversed(messages[:first]):  # older ones above, newest first, coloured at once
-            self._background.add(self._prepend, message)
+            self._background.add(partial(self._insert, at_start=True), message)
 
     def loading(self) -> bool:
         """True while older messages or code colours of the open conversation are still being drawn."""
@@ -190,9 +191,6 @@ class ChatView(QTextBrowser):
         self._render(message, highlight=highlight)
         if at_start:  # keep what the reader is looking at where it is
             bar.setValue(bar.maximum() if at_end else bar.maximum() - offset)
-
-    def _prepend(self, message: Message) -> None:
-        self._insert(message, at_start=True)
 
     def _colour(self, message: Message) -> None:
         """Draw a finished message again with its code coloured (a background job)."""
@@ -385,6 +383,10 @@ class ChatView(QTextBrowser):
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().paintEvent(event)
         self.drafted.paint(event.rect())  # the drafted-token tint, over the text
+
+    def createMimeDataFromSelection(self):  # noqa: N802 - Qt override
+        """Selected formulas are copied as their LaTeX source, not as blank image characters."""
+        return self.math.with_sources(self.textCursor(), super().createMimeDataFromSelection())
 
     def loadResource(self, kind: int, url: QUrl):  # noqa: N802 - Qt override
         """Formula images (``math:``) only: never anything a reply points at (remote images, local files)."""

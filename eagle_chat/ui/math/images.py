@@ -76,6 +76,7 @@ class MathImage:
     width: float  # device-independent pixels, padding included
     height: float
     middle: bool  # aligned "middle" (padded so the baselines meet) rather than sitting on the baseline
+    source: str = ""  # the formula as LaTeX, delimited ("$x$", "$$x$$"): what copying it gives
 
 
 REFUSED = object()  # lookup(): the formula is shown as its source
@@ -104,7 +105,8 @@ def draw(key: MathKey, typeset: math_tex.Typeset) -> MathImage:
     painter.end()
     image.setDevicePixelRatio(key.dpr)
     digest = hashlib.blake2b(repr(key).encode(), digest_size=10).hexdigest()
-    return MathImage(f"{SCHEME}:{digest}", image, pixels_w / key.dpr, pixels_h / key.dpr, middle)
+    source = f"$${key.tex}$$" if key.display else f"${key.tex}$"
+    return MathImage(f"{SCHEME}:{digest}", image, pixels_w / key.dpr, pixels_h / key.dpr, middle, source)
 
 
 class MathImages(QObject):
@@ -149,6 +151,11 @@ class MathImages(QObject):
     def resource(self, url: str) -> QImage | None:
         image = self._by_url.get(url)
         return image.image if image is not None else None
+
+    def source(self, url: str) -> str | None:
+        """The LaTeX of the image at ``url`` (while it is cached)."""
+        image = self._by_url.get(url)
+        return image.source if image is not None else None
 
     def pending(self) -> int:
         """How many formulas are waiting to be made."""

@@ -45,7 +45,8 @@ class MathStyle:
     images: math_images.MathImages
 
     def key(self, tex: str, display: bool) -> math_images.MathKey:
-        scale = (DISPLAY_SCALE if display else 1.0) * min(1.3, max(1.0, self.x_height / (MATH_X_HEIGHT_EM * self.font_px)))
+        to_text = min(1.3, max(1.0, self.x_height / (MATH_X_HEIGHT_EM * self.font_px)))  # x-heights alike
+        scale = (DISPLAY_SCALE if display else 1.0) * to_text
         return math_images.MathKey(tex, display, self.colour, round(self.font_px * scale, 2),
                                    round(self.x_height, 2), self.dpr)
 

@@ -1,10 +1,10 @@
 """A LaTeX formula from a reply, typeset to SVG by ziamath (pure Python, its own STIX Two Math font).
 
-No Qt here: :mod:`eagle_chat.ui.math.images` runs this module as a child
-process (:func:`serve`), sends it formulas and turns the SVGs it answers with into images. A formula is untrusted text: what can be refused cheaply is refused before typesetting
-(too long, braces nested too deep, macro definitions, characters the math font has no glyph for, such as
-Chinese inside ``\\text{}``); the rest is bounded in time by the worker. A refused formula is shown as the
-source text it is.
+No Qt here: :mod:`eagle_chat.ui.math.images` runs this module as a child process (:func:`serve`), sends it
+formulas and turns the SVGs it answers with into images. A formula is untrusted text: what can be refused
+cheaply is refused before typesetting (too long, braces nested too deep, macro definitions; in the child,
+characters the math font has no glyph for, such as Chinese inside ``\\text{}``); the rest is bounded in
+time by the parent, which kills the child past the budget. A refused formula is shown as its source.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QUrl
-from PySide6.QtGui import QFontInfo, QFontMetricsF, QImage, QPalette
+from PySide6.QtCore import QMimeData, QObject, QUrl
+from PySide6.QtGui import QFontInfo, QFontMetricsF, QImage, QPalette, QTextCursor
 from PySide6.QtWidgets import QTextEdit
 
 from eagle_chat.ui.math import images as math_images
@@ -44,6 +44,35 @@ class ViewMath(QObject):
     def resource(self, url: QUrl) -> QImage | None:
         """The image a ``math:`` address in the view's document names (None for any other address)."""
         return math_images.shared().resource(url.toString()) if url.scheme() == math_images.SCHEME else None
+
+    def with_sources(self, cursor: QTextCursor, mime: QMimeData) -> QMimeData:
+        """``mime`` (a copy of ``cursor``'s selection) with each formula image's LaTeX in its plain text."""
+        if not cursor.hasSelection() or "\ufffc" not in cursor.selectedText():
+            return mime
+        start, end = cursor.selectionStart(), cursor.selectionEnd()
+        parts, block = [], self.view.document().findBlock(start)
+        while block.isValid() and block.position() < end:
+            if parts:
+                parts.append("\n")
+            it = block.begin()
+            while not it.atEnd():
+                fragment = it.fragment()
+                a, b = max(fragment.position(), start), min(fragment.position() + fragment.length(), end)
+                if a < b:
+                    fmt = fragment.charFormat()
+                    name = fmt.toImageFormat().name() if fmt.isImageFormat() else ""
+                    source = math_images.shared().source(name) if name.startswith(math_images.SCHEME) else None
+                    if source is None:
+                        piece = QTextCursor(self.view.document())
+                        piece.setPosition(a)
+                        piece.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
+                        source = piece.selectedText()
+                    parts.append(source)
+                it += 1
+            block = block.next()
+        mime.text()  # Qt fills a text view's copy in lazily, at its first read: read it first, or that undoes this
+        mime.setText("".join(parts).replace("\u2029", "\n").replace("\u2028", "\n"))
+        return mime
 
     def _ready(self) -> None:
         waiting, self._waiting = self._waiting, set()
