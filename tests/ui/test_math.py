@@ -154,6 +154,15 @@ def test_a_formula_past_its_budget_is_stopped_and_shown_as_source(qtbot, images)
     assert "math:" in after.html
 
 
+def test_after_a_few_formulas_past_their_budget_the_rest_queued_are_not_tried(qtbot, images):
+    slow = [("\\frac{" * 11 + f"{i}" + "}{2}" * 11) for i in range(12)]
+    render_markdown(" ".join(f"${tex}$" for tex in slow), math=style(images))
+    qtbot.waitUntil(lambda: images.pending() == 0, timeout=60_000)
+    assert images.tried_count <= math_images.MAX_LATE_IN_A_ROW + 2  # + the last, and one racing the queue
+    again = render_markdown(" ".join(f"${tex}$" for tex in slow), math=style(images))
+    assert "math:" not in again.html and not again.math_pending
+
+
 def test_thousands_of_formulas_are_bounded(qtbot, images):
     text = " ".join(f"$x_{{{i}}}$" for i in range(3_000))
     started = time.perf_counter()

@@ -47,6 +47,7 @@ from eagle_chat.ui.math import typesetting as math_tex
 
 BUDGET_S = 0.75  # one formula's typesetting time; past it the formula is shown as source
 START_TIMEOUT_S = 30.0  # the child process's start (Python, ziamath and its font), outside any budget
+MAX_LATE_IN_A_ROW = 3
 RETRY_START_S = 60.0  # after a failed start, formulas are shown as source for this long before a retry
 CACHE_BYTES = 48 * 1024 * 1024
 MAX_FAILED = 5_000  # refused formulas remembered (so they are not tried again)
@@ -126,6 +127,7 @@ class MathImages(QObject):
         self._waiting: set[MathKey] = set()  # asked for, not made yet (GUI thread only)
         self._requests: queue.SimpleQueue[MathKey | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        self.tried_count = 0  # formulas sent to the typesetter (tests)
         self.made_count = 0  # formulas made or given up on by the worker (tests, benchmarks)
         self.sig_made.connect(self._made, Qt.ConnectionType.QueuedConnection)
         self._ready_timer = QTimer(self)
@@ -203,11 +205,16 @@ class MathImages(QObject):
         typesetter = _Typesetter()
         try:
             while (key := self._requests.get()) is not None:
-                try:
-                    typeset = typesetter.typeset(key.tex, key.display, key.colour)
-                    image = draw(key, typeset) if typeset is not None else None
-                except Exception:  # noqa: BLE001 - any failure: the formula is shown as source
-                    image = None
+                image = None
+                # Formulas built to be slow cost a budget and a new process each: after a few in a row, those
+                # already queued behind them are shown as source without a try (the last one is tried).
+                if typesetter.late_in_a_row < MAX_LATE_IN_A_ROW or self._requests.empty():
+                    self.tried_count += 1
+                    try:
+                        typeset = typesetter.typeset(key.tex, key.display, key.colour)
+                        image = draw(key, typeset) if typeset is not None else None
+                    except Exception:  # noqa: BLE001 - any failure: the formula is shown as source
+                        image = None
                 self.made_count += 1
                 self.sig_made.emit(key, image)
         finally:
@@ -223,6 +230,7 @@ class _Typesetter:
         self._process: subprocess.Popen | None = None
         self._replies: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._failed_at = -RETRY_START_S
+        self.late_in_a_row = 0  # formulas stopped at the budget since the last one typeset in time
 
     def typeset(self, tex: str, display: bool, colour: str) -> math_tex.Typeset | None:
         """The formula typeset, or None (refused, failed, or stopped at ``BUDGET_S``)."""
@@ -235,8 +243,10 @@ class _Typesetter:
         except queue.Empty:
             reply = None
         if reply is None:  # too slow, or the process ended: a new one for the next formula
+            self.late_in_a_row += 1
             self.close()
             return None
+        self.late_in_a_row = 0
         values = json.loads(reply)
         return math_tex.Typeset(*values) if values is not None else None
 
