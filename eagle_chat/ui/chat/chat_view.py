@@ -13,10 +13,9 @@ from __future__ import annotations
 import html
 import time
 from dataclasses import dataclass, field
-from functools import partial
 
 from PySide6.QtCore import QEvent, QPoint, QTimer, QUrl, Signal
-from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextFrameFormat
+from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextFrameFormat
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
@@ -112,7 +111,7 @@ class ChatView(QTextBrowser):
         for message in reversed(messages[first:]):
             self._background.add(self._colour, message)
         for message in reversed(messages[:first]):  # older ones above, newest first, coloured at once
-            self._background.add(partial(self._insert, at_start=True), message)
+            self._background.add(self._prepend, message)
 
     def loading(self) -> bool:
         """True while older messages or code colours of the open conversation are still being drawn."""
@@ -191,6 +190,9 @@ class ChatView(QTextBrowser):
         self._render(message, highlight=highlight)
         if at_start:  # keep what the reader is looking at where it is
             bar.setValue(bar.maximum() if at_end else bar.maximum() - offset)
+
+    def _prepend(self, message: Message) -> None:
+        self._insert(message, at_start=True)
 
     def _colour(self, message: Message) -> None:
         """Draw a finished message again with its code coloured (a background job)."""
@@ -292,7 +294,7 @@ class ChatView(QTextBrowser):
             settled = render_markdown(text[streamed.chars:cut], code_link_prefix=prefix, highlight=False,
                                       first_code_index=len(streamed.code_blocks), math=self.math.style())
             start = cursor.position()
-            _insert_blocks(cursor, settled.html)
+            message_parts.insert_blocks(cursor, settled.html)
             self.drafted.covered(message, frame, streamed.chars, cut, start, cursor.position())
             streamed.chars = cut
             streamed.length = cursor.position() - frame.firstPosition()
@@ -302,7 +304,7 @@ class ChatView(QTextBrowser):
                                first_code_index=len(streamed.code_blocks), math=self.math.style())
         self.math.drawn(message.id, streamed.math_pending or rest.math_pending)
         start = cursor.position()
-        _insert_blocks(cursor, rest.html if text else message_parts.placeholder_html())
+        message_parts.insert_blocks(cursor, rest.html if text else message_parts.placeholder_html())
         self.drafted.covered(message, frame, streamed.chars, len(text), start, cursor.position())
         cursor.endEditBlock()
         self._code_blocks[message.id] = streamed.code_blocks + rest.code_blocks
@@ -391,10 +393,3 @@ class ChatView(QTextBrowser):
     def loadResource(self, kind: int, url: QUrl):  # noqa: N802 - Qt override
         """Formula images (``math:``) only: never anything a reply points at (remote images, local files)."""
         return self.math.resource(url)
-
-
-def _insert_blocks(cursor: QTextCursor, fragment: str) -> None:
-    """Insert HTML as blocks of its own at ``cursor``, not run into the block the cursor is in."""
-    if cursor.block().length() > 1:  # not an empty block: start a plain new one
-        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
-    cursor.insertHtml(fragment)
