@@ -22,7 +22,7 @@ from eagle_chat.core.generation.devices import (
 )
 from eagle_chat.core.models.choice import ModelChoice, initial_choice
 from eagle_chat.paths import add_home_argument, apply_home
-from eagle_chat.settings import load_settings, save_settings
+from eagle_chat.settings import load_settings, save_settings, saved_language
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +148,10 @@ def _build_window(args: argparse.Namespace, guard):
         action = (i18n.translate("texts", texts.PREFIX_CACHE_OFF), lambda: window.set_prefix_cache(False))
         window.show_notice("\n".join(notices), action=action if offer else None)
     window.store_watch.shown = core_text.user_error_text(store.problem) if store.problem else ""
+    if args.model is not None:  # a --model that does not load gives way to the pair the app opens on
+        usual, _notice = initial_choice(settings.target_dir, settings.draft_dir, registry)
+        if (usual.target_dir, usual.draft_dir) != (model.target_dir, model.draft_dir):
+            window.loads.fallback = usual
     window.start(device=device)
     return window
 
@@ -172,7 +176,7 @@ def apply_command_line(window, argv: list[str]) -> None:
 def main(argv: list[str]) -> int:
     import qasync
 
-    from eagle_chat.ui.single_instance import AlreadyRunning
+    from eagle_chat.ui.single_instance import AlreadyRunning, tell_not_answering
 
     try:
         window = create_main_window(argv)
@@ -180,8 +184,12 @@ def main(argv: list[str]) -> int:
         if running.handed_over:
             print("EagleChat is already running with this home; its window was brought to the front.")
             return 0
-        print("Another EagleChat holds this home and does not answer. Close it (or end it) and try again.",
-              file=sys.stderr)
+        from PySide6.QtWidgets import QApplication
+
+        from eagle_chat.ui import i18n
+
+        i18n.apply_language(QApplication.instance(), i18n.choose_language(saved_language(paths.settings_file())))
+        tell_not_answering(paths.data_dir())
         return 1
     window.closer.hard_exit = lambda: _hard_exit(window)
     window.show()

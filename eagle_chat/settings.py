@@ -68,6 +68,16 @@ def load_settings(path: Path) -> tuple[Settings, str | None]:
         return Settings(), f"The settings file could not be read ({error}); defaults are used.{where}"
 
 
+def saved_language(path: Path) -> str | None:
+    """The language saved in ``path``, read without touching the file even if it is damaged (a second
+    launch that cannot hand over writes nothing, but speaks the user's language)."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8")).get("language")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
+
+
 def save_settings(settings: Settings, path: Path) -> None:
     """Write atomically: a crash mid-write leaves the old file, never half a file."""
     settings.version = SETTINGS_VERSION

@@ -15,8 +15,9 @@ os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"  # never 
 import eagle_chat  # noqa: E402,F401 - applies the privacy switches before anything imports openvino
 
 # The local model hub (fixtures fake_hub, hub_env, tiny_catalog) for the download / Get models tests, and
-# hold_lock (a second process holding a SQLite lock) for the store tests.
-pytest_plugins = ["tests.fake_hub", "tests.locks"]
+# hold_lock (a second process holding a SQLite lock) for the store tests; a hung test ends the run with every
+# thread's stack (tests.hang_guard, beside pytest-timeout).
+pytest_plugins = ["tests.fake_hub", "tests.locks", "tests.hang_guard"]
 
 # EAGLE_CHAT_TINY_MODELS runs the whole suite on another pair of the same layout.
 MODELS_DIR = Path(os.environ.get("EAGLE_CHAT_TINY_MODELS") or Path(__file__).parent / "models")

@@ -53,3 +53,47 @@ def send(qtbot, window, text: str, *, wait: bool = True):
     with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=REPLY_TIMEOUT_MS) as blocker:
         qtbot.keyClick(window.prompt, Qt.Key.Key_Return)
     return blocker.args
+
+
+def close_popups() -> None:
+    """Close any open menu (a button's menu, a context menu)."""
+    from PySide6.QtWidgets import QApplication
+
+    while (popup := QApplication.activePopupWidget()) is not None:
+        popup.close()
+
+
+def choose_in_context_menu(widget, pos, index: int) -> tuple[list[str], str | None]:
+    """Right-click ``widget`` at ``pos`` and choose the ``index``-th item of the menu it shows, as a user does
+    (made current, then Enter: a menu run by exec() hands it back to its caller). Returns the menu's item
+    texts and the chosen one (None: nothing to choose there, or no menu)."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    seen: list[str] = []
+    chosen: list[str] = []
+
+    def choose():
+        popup = QApplication.activePopupWidget()
+        if not isinstance(popup, QMenu) or seen:
+            return
+        items = [a for a in popup.actions() if not a.isSeparator() and a.isVisible()]
+        seen.extend(a.text().replace("&", "").split("\t")[0].strip() for a in items)
+        if index < len(items) and items[index].isEnabled() and items[index].menu() is None:
+            chosen.append(seen[index])
+            popup.setActiveAction(items[index])
+            QTest.keyClick(popup, Qt.Key.Key_Return)
+        else:
+            popup.close()
+
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(choose)  # exec() blocks: choose from inside it
+    timer.start()
+    QApplication.sendEvent(widget, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, widget.mapToGlobal(pos)))
+    choose()  # popup() returned at once
+    timer.stop()
+    close_popups()
+    return seen, (chosen[0] if chosen else None)

@@ -12,5 +12,10 @@ pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
 "${pip[@]}" -c tools/constraints-torch.txt -e ".[test,build-models]"
 # optimum-intel pulls a torchvision that cannot load beside the CPU torch; nothing here needs it.
 .venv/bin/python -m pip uninstall --quiet --yes torchvision >/dev/null 2>&1 || true
+# The browser test (tests/serving/test_callers.py) drives Debian's headless Chromium; CI runs this as root
+# on a fresh machine, so install it there when it is missing (elsewhere the test says how).
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
 export QT_QPA_PLATFORM=offscreen
 exec .venv/bin/python -m pytest -q "$@"

@@ -4,15 +4,14 @@
     xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py --drafted docs/drafted-tokens.png
     xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py --lang zh_CN docs/screenshot-zh.png
     xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshot.py --theme dark docs/screenshot-dark.png
-    xvfb-run -s "-screen 0 1280x720x24" .venv/bin/python tools/screenshot.py --math --theme dark docs/math-dark.png
+    xvfb-run -s "-screen 0 1280x720x24" .venv/bin/python tools/screenshot.py --chart docs/speed-chart.png
 
 Runs on the bundled tiny pair in a throw-away EAGLE_CHAT_HOME: one EAGLE-3 reply, one baseline reply,
 then grabs the screen while a third reply streams. ``--drafted``: one EAGLE-3 reply with "Show drafted
-tokens" on, the acceptance tab in view and the mouse's tooltip over a drafted stretch. ``--lang zh_CN``
+tokens" on, the acceptance tab in view and the mouse's tooltip over a drafted stretch. ``--chart``: the window filling the screen, three replies
+(EAGLE-3, baseline, EAGLE-3) in the side panel's speed chart and the latest line's tooltip. ``--lang zh_CN``
 and ``--theme dark`` start the window in that language or theme (saved in the throw-away home's
 settings, as View → Language / Theme would), with prompts in Chinese or a code block to colour.
-``--math``: at 1280×720, a saved conversation whose reply has formulas in each delimiter form (the tiny
-model writes no LaTeX), opened as from the conversation list, once the formulas are drawn.
 """
 
 from __future__ import annotations
@@ -34,8 +33,8 @@ def main() -> int:
             i = argv.index(flag)
             options[flag] = argv[i + 1]
             del argv[i:i + 2]
-    args = [a for a in argv if a not in ("--drafted", "--math")]
-    drafted, math = "--drafted" in argv, "--math" in argv
+    args = [a for a in argv if a not in ("--drafted", "--chart")]
+    drafted, chart = "--drafted" in argv, "--chart" in argv
     out = Path(args[0] if args else "docs/screenshot.png")
     os.environ["EAGLE_CHAT_HOME"] = tempfile.mkdtemp(prefix="eagle-shot-")
     if options:
@@ -44,15 +43,15 @@ def main() -> int:
 
         save_settings(Settings(language=options.get("--lang"), theme=options.get("--theme", "system")),
                       paths.settings_file())
+    from PySide6.QtCore import QRect
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
     from eagle_chat.app import create_main_window
 
-    conversation_id = save_math_conversation() if math else None
     window = create_main_window([])
     app = QApplication.instance()
-    window.setGeometry(0, 0, *((1280, 720) if math else (1440, 900)))
+    window.setGeometry(QGuiApplication.primaryScreen().availableGeometry() if chart else QRect(0, 0, 1440, 900))
     window.show()
 
     def pump(until, timeout=120.0):
@@ -66,8 +65,8 @@ def main() -> int:
     window.controller.sig_reply_finished.connect(lambda m, r: done.append(r))
     if drafted:
         return drafted_shot(window, app, pump, done, out)
-    if conversation_id is not None:
-        return math_shot(window, app, pump, conversation_id, out)
+    if chart:
+        return chart_shot(window, app, pump, done, out)
     window.options.max_tokens.setValue(160)
     first = "Write a Python function that reverses a string."
     last = "Write quicksort in Python and explain its time complexity."
@@ -141,50 +140,35 @@ def drafted_shot(window, app, pump, done, out: Path) -> int:
     return 0
 
 
-MATH_QUESTION = "Solve x² − 5x + 6 = 0, and remind me of a few classic formulas."
-MATH_REPLY = r"""For $ax^2+bx+c=0$ the roots are
-$$x = \frac{-b \pm \sqrt{b^2-4ac}}{2a}$$
-Here $a=1$, $b=-5$, $c=6$, so the discriminant is \(b^2-4ac = 1\) and the roots are $x=2$ and $x=3$.
+def chart_shot(window, app, pump, done, out: Path) -> int:
+    """Three replies in the side panel's speed chart (the latest bold, the earlier two faded) and the
+    tooltip the latest line shows on hover, on the whole screen."""
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QGuiApplication, QHelpEvent
+    from PySide6.QtWidgets import QApplication
 
-Two classics:
-
-\[
-\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}, \qquad e^{i\pi} + 1 = 0
-\]
-
-勾股定理：直角三角形中 $a^2+b^2=c^2$，其中 $c$ 是斜边。Prices stay text: $5 and $10; code keeps its
-dollars: `echo $HOME`."""
-
-
-def save_math_conversation() -> int:
-    """A conversation in the throw-away home whose reply has formulas: what a maths answer looks like."""
-    from eagle_chat import paths
-    from eagle_chat.core.storage.conversation import Message
-    from eagle_chat.core.storage.store import ConversationStore
-
-    store = ConversationStore(paths.database_file())
-    conversation = store.create_conversation(title="Quadratic formula")
-    store.add_message(conversation, Message("user", MATH_QUESTION))
-    store.add_message(conversation, Message("assistant", MATH_REPLY))
-    store.close()
-    return conversation.id
-
-
-def math_shot(window, app, pump, conversation_id: int, out: Path) -> int:
-    """The saved maths conversation, opened, once its formulas are drawn."""
-    from PySide6.QtGui import QGuiApplication
-
-    from eagle_chat.ui.math import images
-
-    window.controller.open_conversation(conversation_id)
-    pump(lambda: images.shared().made_count >= 8 and images.shared().pending() == 0, 60)
-    for _ in range(30):
+    window.options.max_tokens.setValue(160)
+    for prompt, speculative in (("Write a Python function that reverses a string.", True),
+                                ("Write a Python function that reverses a string.", False),
+                                ("Write quicksort in Python and explain its time complexity.", True)):
+        window.model_bar.draft_toggle.setChecked(speculative)
+        window.prompt.setPlainText(prompt)
+        window.send()
+        pump(lambda n=len(done): len(done) > n)
+    chart = window.chart
+    latest = chart.series_for(chart.keys()[-1])
+    point = latest.at(latest.count() // 8)  # near its start: the tooltip opens below and to the right
+    scene = chart.chart().mapToScene(chart.chart().mapToPosition(QPointF(point.x(), point.y()), latest))
+    where = chart.mapFromScene(scene)
+    viewport = chart.viewport()
+    QApplication.sendEvent(viewport, QHelpEvent(QEvent.Type.ToolTip, where, viewport.mapToGlobal(where)))
+    for _ in range(20):
         app.processEvents()
         time.sleep(0.01)
-    shot = QGuiApplication.primaryScreen().grabWindow(0)
+    screen = QGuiApplication.primaryScreen()
     out.parent.mkdir(parents=True, exist_ok=True)
-    shot.copy(0, 0, 1280, 720).save(str(out))
-    window.close()
+    screen.grabWindow(0).copy(screen.geometry()).save(str(out))
+    window.close()  # asynchronous: the reply (or warm start) stops first
     pump(lambda: window.closer.done, 60)
     print(f"saved {out} ({out.stat().st_size} bytes)")
     return 0

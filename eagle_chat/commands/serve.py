@@ -25,6 +25,7 @@ def serve_parser() -> argparse.ArgumentParser:
     from eagle_chat.core.serving.http import DEFAULT_MAX_BODY_BYTES
     from eagle_chat.core.serving.requests import Limits
     from eagle_chat.core.serving.server import DEFAULT_PORT
+    from eagle_chat.core.serving.timeouts import Timeouts
     from eagle_chat.ui.server.bridge import DEFAULT_QUEUE_LIMIT
 
     parser = argparse.ArgumentParser(
@@ -46,7 +47,8 @@ def serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a Host name to answer besides localhost (repeatable; '*' for any)")
     parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
-                        help="let web pages from this origin call the API (repeatable; off by default)")
+                        help="let web pages from this origin (e.g. http://localhost:3000) call the API; requests "
+                        "from any other page are refused with 403 (repeatable; '*' for any; none by default)")
     parser.add_argument("--max-tokens", type=int, default=Limits.max_tokens,
                         help=f"cap on max_tokens per request (default {Limits.max_tokens})")
     parser.add_argument("--max-body-bytes", type=int, default=DEFAULT_MAX_BODY_BYTES)
@@ -55,7 +57,15 @@ def serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--greedy-fallback", action="store_true",
                         help="with a draft loaded, serve requests that ask for sampling greedily instead of "
                         "refusing them (EAGLE-3 decodes greedily only)")
-    parser.add_argument("--grace", type=float, default=30.0, help="seconds stopping waits for replies in flight")
+    parser.add_argument("--grace", type=float, default=30.0,
+                        help="seconds stopping waits for replies in flight before it cuts them (default 30)")
+    timeouts = Timeouts()
+    parser.add_argument("--header-timeout", type=float, default=timeouts.header_s, metavar="SECONDS",
+                        help=f"a request's line and headers must arrive within this (default {timeouts.header_s:g})")
+    parser.add_argument("--body-timeout", type=float, default=timeouts.body_s, metavar="SECONDS",
+                        help=f"a request's whole body must arrive within this (default {timeouts.body_s:g})")
+    parser.add_argument("--keep-alive-timeout", type=float, default=timeouts.keep_alive_s, metavar="SECONDS",
+                        help=f"an idle connection is closed after this (default {timeouts.keep_alive_s:g})")
     add_home_argument(parser)
     return parser
 
@@ -76,6 +86,7 @@ def _run(args) -> int:
     from PySide6.QtCore import QCoreApplication
 
     from eagle_chat import paths
+    from eagle_chat.core.generation.devices import list_devices, resolve_device
     from eagle_chat.core.generation.engine import GenerationSettings, PipelineSpec
     from eagle_chat.core.measure.tuning import start_k, tuned_choice
     from eagle_chat.core.models.choice import initial_choice
@@ -83,6 +94,7 @@ def _run(args) -> int:
     from eagle_chat.core.serving.http import HttpOptions
     from eagle_chat.core.serving.requests import Limits
     from eagle_chat.core.serving.server import ApiServer, ServerConfig
+    from eagle_chat.core.serving.timeouts import Timeouts
     from eagle_chat.core.storage.store import ConversationStore
     from eagle_chat.settings import load_settings
     from eagle_chat.ui.controller import ChatController
@@ -103,11 +115,13 @@ def _run(args) -> int:
                                   branching_factor=branching)
     config = ServerConfig(
         host=args.host, port=args.port, grace_s=args.grace,
+        timeouts=Timeouts(header_s=args.header_timeout, body_s=args.body_timeout, keep_alive_s=args.keep_alive_timeout),
         http=HttpOptions(api_key=args.api_key, allowed_hosts=tuple(args.allowed_host),
                          cors_origins=tuple(args.cors_origin), max_body_bytes=args.max_body_bytes,
                          limits=Limits(max_tokens=args.max_tokens, greedy_fallback=args.greedy_fallback)),
     )
     config.check()  # before loading a model for minutes
+    resolve_device(args.device, list_devices())  # "NPU is not available here. …", not OpenVINO's library error
 
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
     loop = qasync.QEventLoop(app)
@@ -127,14 +141,9 @@ def _run(args) -> int:
 
 
 async def _serve(controller, server, spec, k: int) -> int:
-    loaded = asyncio.get_running_loop().create_future()
-    controller.sig_loaded.connect(lambda info: loaded.done() or loaded.set_result(None))
-    controller.sig_error.connect(
-        lambda message: loaded.done() or loaded.set_exception(UserError("{message}", message=message)))
     print(f"Loading {spec.target_dir}" + (f" with draft {spec.draft_dir}" if spec.draft_dir else "")
           + f" on {spec.device}…", file=sys.stderr, flush=True)
-    controller.load(spec)
-    await loaded
+    await _load(controller, spec)
     url = await server.start()
     mode = f"EAGLE-3, K={k}" if spec.draft_dir else "no draft"
     print(f"EagleChat API on {url} ({mode}); Ctrl+C stops.", flush=True)
@@ -150,3 +159,32 @@ async def _serve(controller, server, spec, k: int) -> int:
     print("Stopping: answering the requests in flight, refusing new ones…", file=sys.stderr, flush=True)
     await server.stop()
     return 0
+
+
+async def _load(controller, spec) -> None:
+    """Load ``spec`` and wait for *its* outcome: ``sig_loaded`` or ``sig_load_failed`` with the load's id
+    (a failed load says nothing on ``sig_error``). A failure raises the worker's sentence as a UserError."""
+    outcome = asyncio.get_running_loop().create_future()
+    load_id: int | None = None
+
+    def loaded(info: dict) -> None:
+        if info.get("load_id") == load_id and not outcome.done():
+            outcome.set_result(None)
+
+    def failed(failed_id: int, message: str, _still_loaded: bool) -> None:
+        if failed_id == load_id and not outcome.done():
+            outcome.set_exception(UserError("{message}", message=message))  # already a sentence
+
+    refusals: list[str] = []  # load() refuses synchronously, on sig_error, and returns None
+    controller.sig_loaded.connect(loaded)
+    controller.sig_load_failed.connect(failed)
+    controller.sig_error.connect(refusals.append)
+    try:
+        load_id = controller.load(spec)
+        if load_id is None:
+            raise UserError("{message}", message=refusals[-1] if refusals else "The model could not be loaded.")
+        await outcome
+    finally:
+        controller.sig_loaded.disconnect(loaded)
+        controller.sig_load_failed.disconnect(failed)
+        controller.sig_error.disconnect(refusals.append)

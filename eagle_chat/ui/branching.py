@@ -1,4 +1,5 @@
-"""The controller's branch operations: regenerate, edit and resend, continue, delete, switch branches.
+"""The controller's branch operations: regenerate, answer a question left without a reply, edit and resend,
+continue, delete, switch branches.
 
 :class:`BranchActions` is mixed into :class:`~eagle_chat.ui.controller.ChatController` (it uses the
 controller's store, open conversation and ``_start``): the data decisions are
@@ -54,6 +55,16 @@ class BranchActions:
         if not self._branchable(reply, "assistant"):
             return False
         branches.cut_before(self.conversation, reply)
+        return self._reply_to_path(settings, redraw=True)
+
+    def answer(self, question: Message, settings: GenerationSettings) -> bool:
+        """Reply to ``question``, the user's message that ends the path without a reply (its reply was
+        deleted, or never came)."""
+        if not self._branchable(question, "user"):
+            return False
+        if question is not self.conversation.messages[-1]:
+            self.sig_error.emit(translate("BranchActions", "That message has a reply already: regenerate the reply."))
+            return False
         return self._reply_to_path(settings, redraw=True)
 
     def edit(self, message: Message, text: str, settings: GenerationSettings) -> bool:

@@ -12,7 +12,6 @@ import collections
 import itertools
 import logging
 import time
-import weakref
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
@@ -24,9 +23,11 @@ from eagle_chat.core.generation.engine import (
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.reply_marker import ReplyMarker
 from eagle_chat.core.storage.store import ConversationStore
-from eagle_chat.ui.replies import ReplyInFlight, failure_status, mark_ended
+from eagle_chat.core.serving.backend import UNAVAILABLE
+from eagle_chat.ui.replies import ReplyInFlight, mark_ended
 from eagle_chat.ui.branching import BranchActions
 from eagle_chat.ui.conversations import ConversationActions
+from eagle_chat.ui.live_threads import LIVE_THREADS, track
 from eagle_chat.ui.next_turn import NextTurnPrefill
 from eagle_chat.ui.request_queue import RequestQueue
 from eagle_chat.ui.worker import GenerationWorker
@@ -36,8 +37,7 @@ SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
 
 log = logging.getLogger(__name__)
 
-# Every controller thread ever started, so tests can assert none outlives its test.
-LIVE_THREADS: "weakref.WeakSet[QThread]" = weakref.WeakSet()
+__all__ = ["LIVE_THREADS", "ChatController"]  # LIVE_THREADS: every thread started, for leak checks
 
 
 class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
@@ -73,7 +73,13 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     """The reply in flight's steps so far (display rate, just before its sig_reply_text): request id and
     the StepRecord (the controller's own; read it, do not change it)."""
     sig_reply_started = Signal(int, str, object)
-    """A reply started: request id, mode ("speculative"/"baseline") and its GenerationSettings."""
+    """A reply someone asked for started (a conversation's, a comparison's, an API request's): request id,
+    mode ("speculative"/"baseline") and its GenerationSettings. Never a background one: a listener drawing,
+    timing or recording "the reply" would take the warm start or a prefill for it."""
+    sig_background_started = Signal(int, object)
+    """A background reply started (the warm start, the next-turn prefill): request id and GenerationSettings.
+    It streams nothing to anyone (no sig_reply_text / sig_reply_steps / sig_rate_points) and ends with
+    sig_ephemeral_finished."""
     sig_ephemeral_finished = Signal(int, object)
     """A reply that is not part of a conversation ended: request id and GenerationResult (None if failed)."""
 
@@ -109,7 +115,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._worker.moveToThread(self._thread)
         self._wire()
         self._thread.start()
-        LIVE_THREADS.add(self._thread)
+        track(self._thread, self.shutdown)  # an exit that skipped closing must not abort the process
         self._render_timer = QTimer(self)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self._flush)
@@ -156,11 +162,14 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             return None
         return self._start(prompt, settings, None, draft_free=draft_free, background=background, finish=finish)
 
-    def load_draft_free(self) -> None:
-        """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``)."""
-        if self._can_generate():
-            self._set_state("loading")
-            self.sig_request_load_draft_free.emit()
+    def load_draft_free(self) -> bool:
+        """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``).
+        False if refused now (busy; ``sig_error`` says why): then no ``sig_draft_free_ready`` follows."""
+        if not self._can_generate():
+            return False
+        self._set_state("loading")
+        self.sig_request_load_draft_free.emit()
+        return True
 
     def unload_draft_free(self) -> None:
         self.draft_free_loaded = False
@@ -196,7 +205,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._thread.wait()
         for reply in self._replies():
             if reply.job is not None:
-                reply.job.on_failed("The server is shutting down.", status=503)  # protocol text: English
+                reply.job.on_failed("The server is shutting down.", failure=UNAVAILABLE)  # protocol text: English
             self._save_partial(reply, status="stopped")
         self.reply, self.queue = None, collections.deque()
         mark_ended(self.marker)
@@ -273,14 +282,15 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             self.store.update_conversation(self.conversation)
         self.sig_reply_finished.emit(message, result)
 
-    @Slot(int, str, str)
-    def _on_failed(self, request_id: int, error: str, shown: str) -> None:
-        """``error`` in English (the API's protocol text, its HTTP status); ``shown`` in the user's language."""
+    @Slot(int, str, str, str)
+    def _on_failed(self, request_id: int, failure: str, error: str, shown: str) -> None:
+        """``failure`` says why (an API client's HTTP status); ``error`` in English (the API's protocol text);
+        ``shown`` in the user's language."""
         reply = self._end_reply(request_id)
         if reply is None:
             return
         if reply.job is not None:  # the API client hears it; the window's notice bar stays for the window
-            reply.job.on_failed(error, status=failure_status(error))
+            reply.job.on_failed(error, failure=failure)
             self.sig_job_finished.emit(request_id, None)
             return
         if reply.background:  # the warm start or a prefill: nobody asked for it, so nobody is told
@@ -316,7 +326,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     @Slot()
     def _flush(self) -> None:
         reply = self.reply
-        if reply is None or not reply.dirty:
+        if reply is None or not reply.dirty or reply.background:  # nobody shows a background reply
             return
         reply.dirty = False
         if reply.steps_dirty:

@@ -36,6 +36,18 @@ def style_muted(owner: QWidget, *labels: QLabel) -> None:
         label.setStyleSheet(f"color: {colour};")
 
 
+def style_toggle(owner: QWidget, button: QPushButton) -> None:
+    """A checkable button whose on and off differ at a glance in either theme (Fusion's dark "pressed"
+    shade barely differs from its unpressed one): on is filled with the theme's accent."""
+    c = theme.colours(owner.palette())
+    name = button.objectName()
+    button.setStyleSheet(
+        f"#{name} {{ padding: 3px 10px; border: 1px solid {c.muted}; border-radius: 4px; }}"
+        f" #{name}:checked {{ background-color: {c.toggle_on}; color: {c.toggle_on_text};"
+        f" border-color: {c.toggle_on}; }}"
+        f" #{name}:disabled {{ background-color: transparent; color: {c.faint}; border-color: {c.faint}; }}")
+
+
 class ModelBar(QWidget):
     DEVICE_TIP = QT_TRANSLATE_NOOP("ModelBar", "The device the model runs on (changing it reloads the model)")
     CHOOSE_TIP = QT_TRANSLATE_NOOP("ModelBar", "Choose the model and its EAGLE-3 draft")
@@ -104,6 +116,7 @@ class ModelBar(QWidget):
         self.npu_tree_label.setObjectName("npuTreeLabel")
         self.npu_tree_label.hide()
         style_muted(self, self.npu_tree_label)
+        style_toggle(self, self.draft_toggle)
         self.k_slider.valueChanged.connect(self._on_k)
         self.k_slider.setValue(5)
         self._on_k(5)
@@ -180,6 +193,7 @@ class ModelBar(QWidget):
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() in PALETTE_EVENTS:
             style_muted(self, self.npu_tree_label)
+            style_toggle(self, self.draft_toggle)
         super().changeEvent(event)
 
 

@@ -39,6 +39,7 @@ from eagle_chat.ui.notice_bar import NoticeBar
 from eagle_chat.ui.server import RemoteBackend, ServerPanel
 from eagle_chat.ui.settings_binder import SettingsBinder
 from eagle_chat.ui.speed.demo_kit import DemoKit
+from eagle_chat.ui.speed.reply_figures import ReplyFigures
 from eagle_chat.ui.speed.side_panel import SidePanel
 from eagle_chat.ui.speed.speculation_display import SpeculationDisplay
 from eagle_chat.ui.status_area import StatusArea
@@ -197,11 +198,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object, object)
     def _on_reply_finished(self, message, result: GenerationResult | None) -> None:
-        self.chart.flush()
-        self.chat.finish_message(message)
-        if result is not None:
-            self.stats_label.setText(texts.stats_summary(result.stats))
-            self.stats_label.setToolTip(self.stats_label.text())
+        self.chat.finish_message(message)  # the chart and the stats line: ReplyFigures
         if self.controller.conversation is not None:
             self._on_conversation_touched(self.controller.conversation)
 
@@ -209,12 +206,6 @@ class MainWindow(QMainWindow):
     def _on_conversation_touched(self, conversation) -> None:
         self.conversations.bring_to_top(conversation)
         self.search.refresh()  # with a search on, it decides whether the row shows
-
-    @Slot(int, str, object)
-    def _on_reply_started(self, request_id: int, mode: str, settings: GenerationSettings) -> None:
-        if self.controller.reply is None or self.controller.reply.message is None:
-            return  # comparisons and tuning chart in their own windows
-        self.chart.begin(request_id, mode)  # the chart names the line: "EAGLE-3", or "baseline" translated
 
     def _on_device_changed(self, kind: str) -> None:
         if kind != self.settings.device:
@@ -251,6 +242,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(splitter)
 
         self.speculation = SpeculationDisplay(self)  # next-reply line, acceptance chart, drafted-token tint
+        self.figures = ReplyFigures(self)  # the speed chart's lines and the stats line follow the chat
         self.status = StatusArea(self.statusBar())
         self.models_menu = ModelsMenu(self.registry, lambda: self.model, self)
         self.server, self.remote = ServerPanel(self), RemoteBackend(self)
@@ -278,8 +270,6 @@ class MainWindow(QMainWindow):
             (c.sig_conversation_touched, self._on_conversation_touched),
             (c.sig_conversation_opened, self._on_conversation_opened), (c.sig_message_added, self.chat.append_message),
             (c.sig_reply_text, self._on_reply_text), (c.sig_reply_finished, self._on_reply_finished),
-            (c.sig_reply_started, self._on_reply_started),
-            (c.sig_rate_points, lambda request_id, _mode, points: self.chart.add_points(request_id, points)),
             (self.send_button.clicked, self.send), (self.prompt.sig_submit, self.send),
             (self.stop_button.clicked, c.stop), (self.prompt.sig_escape, c.stop),
             (self.compare_button.clicked, lambda: self.open_compare()), (self.tune_button.clicked, self.open_tune),

@@ -9,6 +9,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from eagle_chat.ui import exporters, i18n, theme
+from eagle_chat.ui.about_dialog import open_about_dialog
 from eagle_chat.ui.i18n import translate
 from eagle_chat.ui.shortcuts_dialog import open_shortcuts_dialog
 
@@ -55,6 +56,11 @@ def build_menus(window) -> None:
     keys.setObjectName("actionKeyboardShortcuts")
     keys.triggered.connect(lambda: open_shortcuts_dialog(window))
     help_menu.addAction(keys)
+    about = QAction(translate("menus", "&About EagleChat"), window)
+    about.setObjectName("actionAbout")
+    about.setMenuRole(QAction.MenuRole.AboutRole)
+    about.triggered.connect(lambda: open_about_dialog(window))
+    help_menu.addAction(about)
 
 
 def add_appearance_menus(window, view_menu) -> None:

@@ -26,6 +26,7 @@ class LoadRequest:
     precision: str  # "default" or "f32"
     prefix_cache: bool = True  # reuse the KV cache of earlier turns (CPU/GPU)
     load_id: int | None = None
+    remember_model: bool = True  # False: a stand-in (the fallback) that leaves the saved folders as they are
 
 
 class ModelLoads(QObject):
@@ -38,16 +39,20 @@ class ModelLoads(QObject):
         super().__init__(window)
         self._window = window
         self.pending: LoadRequest | None = None
+        # The pair loaded instead if the first load (a --model folder) fails with nothing loaded: the one the
+        # app opens on without --model. Cleared once that first load ends either way.
+        self.fallback: ModelChoice | None = None
         window.controller.sig_loaded.connect(self._on_loaded)
         window.controller.sig_load_failed.connect(self._on_failed)
 
     def request(self, *, model: ModelChoice | None = None, device: str | None = None,
-                precision: str | None = None, prefix_cache: bool | None = None) -> bool:
+                precision: str | None = None, prefix_cache: bool | None = None, remember_model: bool = True) -> bool:
         """Load ``model`` / ``device`` / ``precision`` / ``prefix_cache`` (the rest as now); False if it
-        cannot start now."""
+        cannot start now. ``remember_model`` False keeps the saved folders once it loads."""
         w = self._window
         candidate = LoadRequest(model or w.model, device or w.settings.device, precision or w.settings.precision,
-                                w.settings.prefix_cache if prefix_cache is None else prefix_cache)
+                                w.settings.prefix_cache if prefix_cache is None else prefix_cache,
+                                remember_model=remember_model)
         reason = texts.busy_reason(w.controller.state)
         if reason is not None:
             self._put_controls_back()
@@ -77,11 +82,14 @@ class ModelLoads(QObject):
         if request is None or info.get("load_id") != request.load_id:
             return
         self.pending = None
+        self.fallback = None
         w = self._window
         w.model = request.model
         changes = {"target_dir": str(request.model.target_dir),
                    "draft_dir": None if request.model.draft_dir is None else str(request.model.draft_dir),
                    "device": request.device, "precision": request.precision, "prefix_cache": request.prefix_cache}
+        if not request.remember_model:
+            del changes["target_dir"], changes["draft_dir"]
         changed = {k: v for k, v in changes.items() if getattr(w.settings, k) != v}
         if changed:
             w.binder.update(**changed)
@@ -106,8 +114,13 @@ class ModelLoads(QObject):
         if request is None or load_id != request.load_id:
             return
         self.pending = None
+        fallback, self.fallback = self.fallback, None
         self._put_controls_back()
         w = self._window
+        if not still_loaded and fallback is not None and self.request(model=fallback, remember_model=False):
+            self.sig_refused.emit(self.tr("{reason} Loading the model EagleChat opens with instead: {model}.").format(
+                reason=message, model=texts.model_label(fallback)), False)
+            return
         if still_loaded:
             message = self.tr("{reason} {model} is still loaded and answers as before.").format(
                 reason=message, model=texts.model_label(w.model))

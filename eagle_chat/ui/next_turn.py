@@ -37,6 +37,7 @@ class NextTurnPrefill(QObject):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.start)
         controller.sig_reply_started.connect(self._on_started)
+        controller.sig_background_started.connect(self._on_background_started)
         controller.sig_reply_finished.connect(self._on_finished)
         controller.sig_ephemeral_finished.connect(self._on_ephemeral_finished)
 
@@ -64,11 +65,11 @@ class NextTurnPrefill(QObject):
     # --- slots -------------------------------------------------------------------------------------------
     def _on_started(self, request_id: int, _mode: str, settings: GenerationSettings) -> None:
         reply = self.controller.reply
-        if reply is None or reply.request_id != request_id:
-            return
-        if reply.message is not None:
-            self._settings = settings
-        elif reply.finish:
+        if reply is not None and reply.request_id == request_id and reply.message is not None:
+            self._settings = settings  # a conversation's reply: the next prefill runs with its settings
+
+    def _on_background_started(self, request_id: int, settings: GenerationSettings) -> None:
+        if settings.next_turn:  # ours (the warm start is the other background reply)
             self.request_id = request_id
 
     def _on_finished(self, message, result) -> None:

@@ -89,8 +89,8 @@ class NoticeBar(QFrame):
             action()
 
     def event(self, event: QEvent) -> bool:  # Qt override
-        # The application-wide palette change (a theme switch) arrives here, not in changeEvent; the
-        # widget's own PaletteChange is left alone, since restyling sends one itself.
-        if event.type() == QEvent.Type.ApplicationPaletteChange:
+        # View → Theme: inside the window a PaletteChange, which restyling sends again (theme.switched
+        # compares the colours, so that one is ignored).
+        if theme.switched(self, event):
             self._restyle()
         return super().event(event)

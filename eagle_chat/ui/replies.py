@@ -11,10 +11,6 @@ from eagle_chat.core.generation.metrics import RateMeter
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.storage.conversation import Message
 
-# What the engine and the worker start a failure's *English* sentence with when the fault is theirs, not the
-# request's (the worker sends the window a translated one besides: see GenerationWorker.sig_failed).
-SERVER_FAULT_PREFIX = "Generation failed"
-
 
 @dataclass
 class ReplyInFlight:
@@ -43,11 +39,6 @@ class ReplyInFlight:
     @property
     def text(self) -> str:
         return "".join(self.parts)
-
-
-def failure_status(message: str) -> int:
-    """The HTTP status an API request's failure deserves: 500 for the engine's own faults, else 400."""
-    return 500 if message.startswith(SERVER_FAULT_PREFIX) else 400
 
 
 def mark_started(marker, reply: ReplyInFlight, conversation, loaded: dict | None) -> None:

@@ -113,6 +113,9 @@ class RequestQueue:
         self._set_state("ready" if reply.background else "generating")
         if reply.job is not None:
             reply.job.on_started(reply.request_id)
-        self.sig_reply_started.emit(reply.request_id, reply.mode, reply.settings)
-        self._render_timer.start()
+        if reply.background:  # its own signal: listeners of sig_reply_started mean a reply someone asked for
+            self.sig_background_started.emit(reply.request_id, reply.settings)
+        else:
+            self.sig_reply_started.emit(reply.request_id, reply.mode, reply.settings)
+            self._render_timer.start()
         self.sig_request_generate.emit(reply.request_id, reply.prompt, reply.settings, reply.stop, reply.draft_free)

@@ -103,11 +103,16 @@ def _action_place(action: QAction, main: QWidget) -> str:
 
 
 def _menu_path(menu: QMenu) -> str:
+    """"View › Theme": the titles of the menu and the menus it was made in (``parent.addMenu(title)``).
+
+    Not through ``menuAction().associatedObjects()``: once the window is shown, the menu bar's overflow menu
+    (a QMenu Qt makes) lists every top-level menu too, and ``menuAction()`` on the temporary wrapper of that
+    menu ties its action's wrapper to it — PySide marks the action deleted when the wrapper goes, and F1 then
+    failed with "Internal C++ object (QAction) already deleted" on the list being walked."""
     titles = []
     while isinstance(menu, QMenu):
         titles.append(plain(menu.title()))
-        parents = [o for o in menu.menuAction().associatedObjects() if isinstance(o, QMenu)]
-        menu = parents[0] if parents else None
+        menu = menu.parentWidget()
     return " › ".join(reversed(titles))
 
 

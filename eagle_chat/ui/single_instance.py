@@ -5,7 +5,8 @@ first is still closing was the usual way to get there. The first instance holds 
 folder (a lock left by a crash is taken over: the process named in it is gone) and listens on a
 ``QLocalServer`` named after the folder. A second launch finds the lock held, sends its command line
 (folders made absolute) and exits without writing anything; the first brings its window to the front and
-applies it. A first instance that does not answer is closing: the second waits for its lock a little.
+applies it. A first instance that does not answer is closing: the second waits for its lock a little, and
+if it still cannot have it says so in a message box as well as on stderr (:func:`tell_not_answering`).
 """
 
 from __future__ import annotations
@@ -14,16 +15,20 @@ import hashlib
 import json
 import logging
 import os
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
+
+from eagle_chat.ui.i18n import translate
 
 log = logging.getLogger(__name__)
 
 LOCK_NAME = "eaglechat.lock"
 ANSWER_MS = 3000  # how long a second launch waits for the first to answer
 CLOSING_WAIT_MS = 15_000  # how long it waits for a first instance that is closing to let go of the lock
+HEADLESS_PLATFORMS = ("offscreen", "minimal")  # no one could see (or close) a message box there
 
 
 class AlreadyRunning(Exception):
@@ -123,3 +128,23 @@ def server_name(data_dir: Path) -> str:
     """One name per home and user (a local socket or a named pipe)."""
     key = f"{os.environ.get('USERNAME') or os.environ.get('USER', '')}|{data_dir.resolve()}"
     return "EagleChat-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
+
+
+def tell_not_answering(data_dir: Path) -> str:
+    """(Second launch) the instance holding this home neither answered nor let go: say so on stderr and in a
+    message box — started from a desktop icon there is no terminal, and a launch that shows nothing looks
+    like one that did not happen. Returns the sentence shown."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    text = translate("InstanceGuard", "Another EagleChat is using the same data folder and does not answer; "
+                     "it may still be closing. Wait a moment and start EagleChat again. If this keeps happening, "
+                     "end the other EagleChat (in the task manager) and try again.\n\nData folder: {folder}"
+                     ).format(folder=data_dir)
+    print(text, file=sys.stderr)
+    app = QApplication.instance()
+    if isinstance(app, QApplication) and app.platformName() not in HEADLESS_PLATFORMS:
+        title = app.applicationDisplayName() or "EagleChat"
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text)
+        box.setObjectName("instanceNotAnsweringBox")
+        box.exec()
+    return text

@@ -22,6 +22,7 @@ from eagle_chat.core.generation.engine import (
     plan_load,
 )
 from eagle_chat.core.generation.metrics import Chunk
+from eagle_chat.core.serving.backend import FAULT, REFUSED, STOPPED, UNAVAILABLE
 from eagle_chat.core.serving.remote import RemoteEngine, RemoteSpec
 from eagle_chat.core.generation.reasoning import ReasoningSplitter, prompt_opens_reasoning
 from eagle_chat.ui.core_text import user_error_text
@@ -50,9 +51,10 @@ class GenerationWorker(QObject):
     text: request id and a tuple of (tokens, drafted_chars, own_chars)."""
     sig_finished = Signal(int, object)
     """A reply ended (completed or stopped): request id and the GenerationResult."""
-    sig_failed = Signal(int, str, str)
-    """A reply failed: request id, the English sentence (API clients, the log, the HTTP status) and the one the
-    window shows (in the user's language)."""
+    sig_failed = Signal(int, str, str, str)
+    """A reply failed: request id, why (core.serving.backend's REFUSED, FAULT, UNAVAILABLE or STOPPED: an API
+    client's HTTP status), the English sentence (API clients, the log) and the one the window shows (in the
+    user's language)."""
     sig_draft_free_loaded = Signal(bool, str)
     """The draft-free reference pipeline for comparisons: loaded (True) or not, and why not."""
 
@@ -136,14 +138,15 @@ class GenerationWorker(QObject):
     ) -> None:
         engine = self._draft_free if draft_free else self._engine
         if draft_free and engine is None:
-            self.sig_failed.emit(request_id, "The draft-free reference pipeline is not loaded.",
+            self.sig_failed.emit(request_id, UNAVAILABLE, "The draft-free reference pipeline is not loaded.",
                                  self.tr("The draft-free reference pipeline is not loaded."))
             return
         if engine is None:
-            self.sig_failed.emit(request_id, "No model is loaded yet.", self.tr("No model is loaded yet."))
+            self.sig_failed.emit(request_id, UNAVAILABLE, "No model is loaded yet.", self.tr("No model is loaded yet."))
             return
         if stop.is_set():  # stopped while queued
-            self.sig_failed.emit(request_id, "Stopped before it started.", self.tr("Stopped before it started."))
+            self.sig_failed.emit(request_id, STOPPED, "Stopped before it started.",
+                                 self.tr("Stopped before it started."))
             return
 
         batch = _ChunkBatcher(lambda text, tokens, t: self.sig_chunk.emit(request_id, text, tokens, t),
@@ -152,13 +155,12 @@ class GenerationWorker(QObject):
             result = engine.generate(messages, settings, on_chunk=batch.add, stop=stop)
         except EngineError as error:
             batch.flush()
-            self.sig_failed.emit(request_id, str(error), user_error_text(error))  # English for API clients
+            self.sig_failed.emit(request_id, REFUSED, str(error), user_error_text(error))  # English for API clients
             return
         except Exception as error:
             log.exception("generation failed")
             batch.flush()
-            # English first: replies.SERVER_FAULT_PREFIX makes it an HTTP 500 for an API client
-            self.sig_failed.emit(request_id, f"Generation failed unexpectedly: {error}",
+            self.sig_failed.emit(request_id, FAULT, f"Generation failed unexpectedly: {error}",
                                  self.tr("Generation failed unexpectedly: {error}").format(error=error))
             return
         batch.flush()

@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About EagleChat</source>
+        <translation>关于 EagleChat</translation>
+    </message>
+    <message>
+        <source>Chat with local models on Intel hardware, made fast by OpenVINO GenAI&apos;s EAGLE-3 speculative decoding. Everything stays on this computer.</source>
+        <translation>在 Intel 硬件上与本地模型聊天，由 OpenVINO GenAI 的 EAGLE-3 推测解码加速。所有内容都留在这台电脑上。</translation>
+    </message>
+    <message>
+        <source>Versions:</source>
+        <translation>版本：</translation>
+    </message>
+    <message>
+        <source>Devices found:</source>
+        <translation>找到的设备：</translation>
+    </message>
+    <message>
+        <source>none (OpenVINO found no device)</source>
+        <translation>无（OpenVINO 未找到任何设备）</translation>
+    </message>
+    <message>
+        <source>Log folder:</source>
+        <translation>日志文件夹：</translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation>数据文件夹：</translation>
+    </message>
+    <message>
+        <source>Licenses</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation>复制详细信息</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <source>Open in the file manager</source>
+        <translation>在文件管理器中打开</translation>
+    </message>
+</context>
+<context>
     <name>AcceptanceChart</name>
     <message>
         <source>Acceptance chart</source>
@@ -26,6 +73,10 @@
 </context>
 <context>
     <name>BranchActions</name>
+    <message>
+        <source>That message has a reply already: regenerate the reply.</source>
+        <translation>这条消息已有回复：请重新生成该回复。</translation>
+    </message>
     <message>
         <source>The message is empty; type something to send.</source>
         <translation>消息为空，请输入内容后再发送。</translation>
@@ -114,6 +165,10 @@
     <message>
         <source>Could not load the draft-free copy: {reason}</source>
         <translation>无法加载不带草稿模型的副本：{reason}</translation>
+    </message>
+    <message>
+        <source>Could not reload at {precision}: {reason}</source>
+        <translation>无法以 {precision} 精度重新加载：{reason}</translation>
     </message>
     <message>
         <source>Export the comparison to…</source>
@@ -417,6 +472,17 @@
     </message>
 </context>
 <context>
+    <name>InstanceGuard</name>
+    <message>
+        <source>Another EagleChat is using the same data folder and does not answer; it may still be closing. Wait a moment and start EagleChat again. If this keeps happening, end the other EagleChat (in the task manager) and try again.
+
+Data folder: {folder}</source>
+        <translation>另一个 EagleChat 正在使用同一个数据文件夹，且没有响应；它可能仍在关闭。请稍候再启动 EagleChat。如果一直如此，请（在任务管理器中）结束另一个 EagleChat，然后重试。
+
+数据文件夹：{folder}</translation>
+    </message>
+</context>
+<context>
     <name>MessageActions</name>
     <message>
         <source>Regenerate reply</source>
@@ -445,6 +511,14 @@
     <message>
         <source>There is no reply to regenerate yet.</source>
         <translation>还没有可以重新生成的回复。</translation>
+    </message>
+    <message>
+        <source>With an EAGLE-3 draft loaded, OpenVINO GenAI decodes greedily: the same conversation always gets the same answer. To get another one, edit your message, or load the model without its draft and sample (no EAGLE-3 speed-up until you choose the pair again in the Models menu).</source>
+        <translation>加载了 EAGLE-3 草稿模型时，OpenVINO GenAI 只能贪心解码：同样的对话总会得到同样的回答。想得到不同的回答，可以编辑你的消息，或者不带草稿模型加载并采样（在“模型”菜单中重新选择这对模型之前，不会有 EAGLE-3 加速）。</translation>
+    </message>
+    <message>
+        <source>Load without the draft and sample</source>
+        <translation>不带草稿模型加载并采样</translation>
     </message>
     <message>
         <source>The last reply is complete: there is nothing to continue.</source>
@@ -503,6 +577,10 @@
     <message>
         <source>Imported “{title}”</source>
         <translation>已导入“{title}”</translation>
+    </message>
+    <message>
+        <source>Generate reply</source>
+        <translation>生成回复</translation>
     </message>
 </context>
 <context>
@@ -597,6 +675,10 @@
     <message>
         <source>Loaded in {seconds:.1f} s</source>
         <translation>已加载，用时 {seconds:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>{reason} Loading the model EagleChat opens with instead: {model}.</source>
+        <translation>{reason}改为加载 EagleChat 默认打开的模型：{model}。</translation>
     </message>
     <message>
         <source>{reason} {model} is still loaded and answers as before.</source>
@@ -1173,6 +1255,30 @@
         <translation>tokens/s</translation>
     </message>
     <message>
+        <source>{name} — latest reply</source>
+        <translation>{name} — 最新回复</translation>
+    </message>
+    <message>
+        <source>{name} — earlier reply</source>
+        <translation>{name} — 较早的回复</translation>
+    </message>
+    <message>
+        <source>{rate:.1f} tokens/s so far</source>
+        <translation>目前 {rate:.1f} tokens/s</translation>
+    </message>
+    <message>
+        <source>{rate:.1f} tokens/s · {tokens} tokens</source>
+        <translation>{rate:.1f} tokens/s · {tokens} 个 token</translation>
+    </message>
+    <message>
+        <source>K={k} tree {tree}</source>
+        <translation>K={k}，草稿树 {tree}</translation>
+    </message>
+    <message>
+        <source>{k} · {accepted} of {drafted} drafted tokens accepted</source>
+        <translation>{k} · 草稿 token 接受 {accepted}/{drafted}</translation>
+    </message>
+    <message>
         <source>s</source>
         <comment>seconds since the reply started</comment>
         <translation>秒</translation>
@@ -1379,6 +1485,10 @@
     <message>
         <source>--conversation needs at least 1 turn.</source>
         <translation>--conversation 至少需要 1 轮。</translation>
+    </message>
+    <message>
+        <source>--grace must be a number of seconds, 0 or more; it is {seconds}.</source>
+        <translation>--grace 必须是 0 或更大的秒数；当前为 {seconds}。</translation>
     </message>
     <message>
         <source>--repeats must be at least 1.</source>
@@ -1789,6 +1899,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>{name} has {layers} layers; EAGLE-3 reads features from layers 2, N/2 and N-3, which needs at least {minimum}, unless the draft names its layers in rt_info &apos;hidden_layers_list&apos;.</source>
         <translation>{name} 有 {layers} 层；EAGLE-3 从第 2、N/2 和 N-3 层读取特征，至少需要 {minimum} 层，除非草稿模型在 rt_info 的 “hidden_layers_list” 中指定了层。</translation>
+    </message>
+    <message>
+        <source>{name} must be a number of seconds above 0; it is {seconds}.</source>
+        <translation>{name} 必须是大于 0 的秒数；当前为 {seconds}。</translation>
     </message>
     <message>
         <source>{pair_name} is already installed. Remove it first with `eagle-chat models remove {pair_name}` to download it again.</source>
@@ -2205,6 +2319,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
+        <source>&amp;About EagleChat</source>
+        <translation>关于 EagleChat(&amp;A)</translation>
+    </message>
+    <message>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
@@ -2236,12 +2354,32 @@ then start the download again (finished downloads are kept).</source>
         <translation>复制</translation>
     </message>
     <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Answer this message (Ctrl+R)</source>
+        <translation>回答这条消息（Ctrl+R）</translation>
+    </message>
+    <message>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
         <source>Edit and send again; the current version is kept</source>
         <translation>编辑后重新发送；当前版本会保留</translation>
+    </message>
+    <message>
+        <source>Same as version {n}: greedy decoding gives the same answer every time</source>
+        <translation>与第 {n} 版相同：贪心解码每次都给出同样的回答</translation>
+    </message>
+    <message>
+        <source>Get a different answer…</source>
+        <translation>换一个回答…</translation>
+    </message>
+    <message>
+        <source>Regenerate with sampling, or see why it repeats</source>
+        <translation>用采样重新生成，或查看为何重复</translation>
     </message>
     <message>
         <source>Regenerate</source>

@@ -134,3 +134,36 @@ def test_a_continued_reply_streams_on_from_where_it_was_cut():
     live.feed(" is <think>")
     live.apply()
     assert (answer.thinking, answer.content) == ("plan", "Here is <think>")
+
+
+def test_a_greedy_reply_that_repeats_an_older_version_says_which():
+    c = three_turns_free()
+    u2 = c.messages[2]
+    greedy = {"settings": {"do_sample": False}}
+    first = c.messages[3]
+    first.made_with = greedy
+    again = Message("assistant", first.content, id=10, parent_id=u2.id, made_with=greedy)
+    other = Message("assistant", "something else", id=11, parent_id=u2.id, made_with=greedy)
+    sampled = Message("assistant", first.content, id=12, parent_id=u2.id, made_with={"settings": {"do_sample": True}})
+    c.all_messages += [again, other, sampled]
+    assert branches.repeats(c, again) == 1  # word for word the first version
+    assert branches.repeats(c, first) is None  # the oldest repeats nothing
+    assert branches.repeats(c, other) is None
+    assert branches.repeats(c, sampled) is None  # sampled: the same text is chance, not the decoding
+    again.thinking = "a different thought"
+    assert branches.repeats(c, again) is None
+    again.thinking, again.status = "", "stopped"
+    assert branches.repeats(c, again) is None  # only finished replies
+
+
+def three_turns_free():
+    from eagle_chat.core.storage.conversation import Conversation
+
+    c = Conversation(id=1, title="t")
+    parent = None
+    for index, text in enumerate(("u1", "a1", "u2", "a2"), start=1):
+        message = Message("user" if text[0] == "u" else "assistant", text, id=index, parent_id=parent)
+        c.all_messages.append(message)
+        parent = index
+    c.messages = list(c.all_messages)
+    return c

@@ -165,3 +165,43 @@ def test_markdown_says_why_a_reply_failed(tmp_path):
     assert "## You (version 1 of 2)" in text and "And in C?" in text
     assert "## EagleChat — failed\n\n*Error: too long*" in text
     store.close()
+
+
+def blocks(markdown: str) -> list[tuple[str, str]]:
+    """How a CommonMark reader sees ``markdown``: (kind, text) of each block — "inline" for text outside
+    code, "fence" / "code_block" for code, "html_block" for raw HTML such as <details>."""
+    from markdown_it import MarkdownIt
+
+    return [(t.type, t.content) for t in MarkdownIt("commonmark").parse(markdown)
+            if t.type in ("inline", "fence", "code_block", "html_block")]
+
+
+@pytest.mark.parametrize("cut", [
+    "Here:\n\n```python\ndef merge(a, b):\n    return sor",  # stopped mid-line in a ``` block
+    "Nested:\n\n````markdown\n```python\nprint(1)\n```\nstill in the outer",  # ```` holds a ``` block
+    "Tildes:\n\n~~~\nx = 1\n```\nnot closed by backticks",  # ~~~ is closed by ~~~ only
+    "Indented:\n\n   ```sh\nls -l",  # a fence may be indented 3 spaces
+    "Short close:\n\n`````\ncode\n````",  # four backticks do not close five
+])
+def test_a_reply_cut_inside_a_code_block_leaves_no_fence_open(tmp_path, cut):
+    store = ConversationStore(tmp_path / "a.sqlite3")
+    c = store.create_conversation(title="Cut")
+    store.add_message(c, Message("user", "Write it"))
+    store.add_message(c, Message("assistant", cut, status="stopped", stats=stats(9), thinking="```\nhalf a thought"))
+    store.add_message(c, Message("user", "Go on after the code"))
+    text = export.to_markdown(store.load_conversation(c.id))
+    read = blocks(text)
+    outside = "\n".join(content for kind, content in read if kind == "inline")
+    assert "[^1]: EAGLE-3" in outside and "Go on after the code" in outside  # not swallowed as code
+    assert "EagleChat — stopped" in outside and "You" in outside
+    assert ("html_block", "</details>\n") in read  # the thinking cut in a fence is closed, too
+    assert cut.rstrip() in text  # the reply itself kept as written
+    store.close()
+
+
+def test_closed_fences_are_left_alone():
+    for whole in ("```py\nx\n```", "~~~\na\n~~~~", "Use ``` for code: ```inline``` stays.", "````\n```\n````",
+                  "``` \nx\n```   "):
+        assert export.close_fences(whole) == whole
+    assert export.close_fences("````\n```\ncode") == "````\n```\ncode\n````"
+    assert export.close_fences("~~~~\ncode\n~~~") == "~~~~\ncode\n~~~\n~~~~"

@@ -17,14 +17,15 @@ import pytest
 
 from eagle_chat.commands.self_test import PASSED
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="build_linux.sh builds the Linux bundle"),
-]
-
 ROOT = Path(__file__).resolve().parents[2]
 SIZE_LIMIT_BYTES = 600 * 1024 * 1024
 BUILD_TIMEOUT_S = 1800
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(BUILD_TIMEOUT_S + 600),  # the first test builds the bundle (its fixture's own bound)
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="build_linux.sh builds the Linux bundle"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -86,3 +86,11 @@ def _wait_for_url(process: subprocess.Popen, log_path: Path) -> str:
         if match:
             return match.group(1)
     raise AssertionError(f"serve did not start: {''.join(seen)}\n{log_path.read_text(errors='replace')[-3000:]}")
+
+
+def run_serve(home: Path, *args: str, timeout: float) -> subprocess.CompletedProcess:
+    """`eagle-chat serve ARGS` that is expected to end by itself: its exit code, stdout and stderr. ``timeout``
+    bounds it, so a serve that hangs fails the test (subprocess.TimeoutExpired) instead of hanging it."""
+    return subprocess.run([sys.executable, "-m", "eagle_chat", "serve", "--port", "0", "--home", str(home), *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})

@@ -42,7 +42,10 @@ def main() -> int:
         time.sleep(0.005)
     result = done[0] if done else None
     print("REPLY", texts.stats_summary(result.stats) if result else "none", flush=True)
-    window.close()
+    window.close()  # the next-turn prefill may run: the window stays up saying "Closing after …" until it ends
+    while not window.closer.done and time.monotonic() < deadline + 360:
+        app.processEvents()
+        time.sleep(0.005)
     trace_marker()
     return 0 if result is not None else 1
 

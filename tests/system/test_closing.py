@@ -135,3 +135,51 @@ def test_closing_the_window_during_a_download_ends_its_process(qtbot, open_windo
     except ProcessLookupError:
         alive = False
     assert not alive, "the download's process outlived the window"
+
+
+# Leaves without closing the window: a reply streams, the next-turn prefill or a search may be running.
+EXIT_SCRIPT = """
+import sys, time
+from PySide6.QtWidgets import QApplication
+from eagle_chat.app import create_main_window
+window = create_main_window(["--home", sys.argv[1]])
+app = QApplication.instance()
+def until(condition):
+    deadline = time.monotonic() + 120
+    while not condition() and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.005)
+    assert condition()
+until(lambda: window.controller.state == "ready")
+window.search.request("parsers")
+until(lambda: window.search.searches > 0)
+texts = []
+window.controller.sig_reply_text.connect(lambda message, text: texts.append(message))
+window.options.max_tokens.setValue(8000)
+window.prompt.setPlainText("Write a long story about parsers.")
+window.send()
+until(lambda: bool(texts))
+print("LEAVING", window.controller._thread.isRunning(), window.search._thread.isRunning(), flush=True)
+sys.exit(0)
+"""
+
+
+def test_a_process_that_ends_while_threads_still_run_exits_cleanly(eagle_home):
+    """Qt aborts a process that destroys a running QThread: leaving mid-reply (and with the search thread
+    up) without closing the window must still exit 0, with the reply saved as stopped, not end in SIGABRT."""
+    from eagle_chat import paths
+    from eagle_chat.core.storage.store import ConversationStore
+
+    done = subprocess.run([sys.executable, "-c", EXIT_SCRIPT, str(eagle_home)], capture_output=True, text=True,
+                          timeout=LOAD_TIMEOUT_MS / 1000 * 3, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "LEAVING True True" in done.stdout, done.stdout + done.stderr
+    log = paths.log_file().read_text(encoding="utf-8")
+    assert done.returncode == 0, done.stderr[-3000:] + log[-3000:]
+    assert "Destroyed while thread" not in log + done.stderr
+    assert "still runs: ending it first" in log  # ended at exit by their owners, not left to Qt
+    store = ConversationStore(paths.database_file())
+    try:
+        reply = store.load_conversation(store.list_conversations()[0].id).messages[-1]
+    finally:
+        store.close()
+    assert reply.role == "assistant" and reply.status == "stopped" and reply.content  # nothing lost

@@ -62,7 +62,8 @@ def qtbot_widgets():
     return QApplication.topLevelWidgets()
 
 
-def test_a_lock_left_by_a_crashed_instance_is_taken_over(qtbot, open_window, eagle_home):
+def hold_the_lock() -> subprocess.Popen:
+    """Another process holding this home's instance lock, answering no one (an instance busy closing)."""
     holder = subprocess.Popen(
         [sys.executable, "-c",
          "import sys, time\nfrom PySide6.QtCore import QLockFile\n"
@@ -71,6 +72,48 @@ def test_a_lock_left_by_a_crashed_instance_is_taken_over(qtbot, open_window, eag
          str(paths.data_dir() / "eaglechat.lock")],
         stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "LOCKED"
+    return holder
+
+
+def test_a_relaunch_that_cannot_hand_over_says_so_in_a_message_box(qtbot, eagle_home, monkeypatch, capsys):
+    """Started from a desktop icon there is no terminal: a launch that only wrote to stderr showed nothing."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from eagle_chat import app as eagle_app
+    from eagle_chat.ui import single_instance
+
+    monkeypatch.setattr(single_instance, "CLOSING_WAIT_MS", 300)
+    monkeypatch.setattr(single_instance, "HEADLESS_PLATFORMS", ())  # offscreen here; a desktop in real life
+    holder = hold_the_lock()
+    shown = []
+
+    def read_the_box():  # as the user does: read it, press OK
+        boxes = [w for w in QApplication.topLevelWidgets()
+                 if isinstance(w, QMessageBox) and w.objectName() == "instanceNotAnsweringBox" and w.isVisible()]
+        if not boxes:
+            QTimer.singleShot(20, read_the_box)
+            return
+        shown.append((boxes[0].windowTitle(), boxes[0].text(), boxes[0].icon()))
+        boxes[0].accept()
+
+    QTimer.singleShot(0, read_the_box)
+    before = files(eagle_home)
+    try:
+        code = eagle_app.main([])
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 1 and len(shown) == 1
+    title, text, icon = shown[0]
+    assert title == "EagleChat" and icon == QMessageBox.Icon.Warning
+    assert "does not answer" in text and "Wait a moment" in text and str(paths.data_dir()) in text
+    assert text in capsys.readouterr().err  # and on stderr, for a terminal
+    assert files(eagle_home) == before  # it wrote nothing
+
+
+def test_a_lock_left_by_a_crashed_instance_is_taken_over(qtbot, open_window, eagle_home):
+    holder = hold_the_lock()
     os.kill(holder.pid, signal.SIGKILL)
     holder.wait()
     assert (paths.data_dir() / "eaglechat.lock").exists()  # left behind, naming a process that is gone

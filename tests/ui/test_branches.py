@@ -194,6 +194,53 @@ def test_delete_takes_the_message_and_what_follows_and_shows_the_sibling(qtbot, 
     assert [m.id for m in stored.messages] == [m.id for m in conversation.messages]
 
 
+def test_a_question_whose_reply_was_deleted_has_generate_and_ctrl_r_answers_it(qtbot, window, sent):
+    """Deleting the only reply left its question stranded: no link answered it, and Ctrl+R regenerated the
+    reply before it (cutting the question off the path). The delete test above checked only the path."""
+    wait_ready(qtbot, window)
+    window.options.max_tokens.setValue(16)
+    first, _ = send(qtbot, window, "Say hello.")
+    second, _ = send(qtbot, window, "And more?")
+    conversation = window.controller.conversation
+    question = conversation.messages[-2]
+    click(qtbot, window, "delete", second, wait=False)
+    assert conversation.messages[-1] is question and "Generate" in window.chat.toPlainText()
+    regenerate = window.findChild(QAction, "actionRegenerate")
+    assert regenerate.isEnabled() and regenerate.text() == "Generate reply"
+    reply, _ = act(qtbot, window, "actionRegenerate")  # Ctrl+R
+    assert [m.id for m in conversation.messages[:3]] == [conversation.messages[0].id, first.id, question.id]
+    assert conversation.messages[-1] is reply and reply.content and reply.parent_id == question.id
+    assert sent[-1][-1] == {"role": "user", "content": "And more?"}
+    assert regenerate.text() == "Regenerate reply" and "‹" not in window.chat.toPlainText()
+    click(qtbot, window, "delete", reply, wait=False)
+    answered, _ = click(qtbot, window, "generate", question)  # the link under the question
+    assert conversation.messages[-1] is answered and answered.parent_id == question.id
+
+
+def test_a_regenerated_reply_that_repeats_says_why_and_samples_without_the_draft(qtbot, window):
+    """Greedy EAGLE-3 gives byte-identical versions and nothing said why (the regenerate test above even
+    relies on it). The reply now says so, and offers the one way GenAI allows: sample without the draft."""
+    wait_ready(qtbot, window)
+    window.options.max_tokens.setValue(16)
+    send(qtbot, window, ASK)
+    again, _ = act(qtbot, window, "actionRegenerate")
+    assert window.has_draft and not again.made_with["settings"]["do_sample"]
+    shown = window.chat.toPlainText()
+    assert "Same as version 1: greedy decoding gives the same answer every time" in shown
+    assert "Get a different answer…" in shown
+    window.chat.anchorClicked.emit(QUrl(f"action:vary:{again.id}"))
+    assert "decodes greedily" in window.notice.text() and "without its draft" in window.notice.text()
+    button = window.notice.action_button
+    assert not button.isHidden() and button.text() == "Load without the draft and sample"
+    with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
+        button.click()
+    sampled = blocker.args[0]
+    assert sampled.made_with["draft"] is None and sampled.made_with["settings"]["do_sample"]
+    assert not window.has_draft and window.options.sampling_active()
+    assert branches.position(window.controller.conversation, sampled) == (3, 3)
+    assert branches.repeats(window.controller.conversation, sampled) is None
+
+
 def test_export_and_import_from_the_window(qtbot, window, tmp_path):
     wait_ready(qtbot, window)
     window.options.max_tokens.setValue(16)

@@ -182,6 +182,48 @@ def test_compare_with_a_draft_free_baseline_pipeline(qtbot, open_window):
     assert not window.controller.draft_free_loaded
 
 
+BUSY = "The model is busy; try again when the reply has finished."
+
+
+def test_a_reload_at_f32_that_fails_says_why_and_runs_nothing_later(qtbot, open_window, tiny_pair, tmp_path):
+    import shutil
+
+    target = shutil.copytree(tiny_pair[0], tmp_path / "target")
+    draft = shutil.copytree(tiny_pair[1], tmp_path / "draft")
+    window = open_window("--model", str(target), "--draft", str(draft))
+    view = window.open_compare()
+    ir = (target / "openvino_model.xml").rename(tmp_path / "model.xml")  # the folder broke after it loaded
+    with qtbot.waitSignal(window.controller.sig_load_failed, timeout=REPLY_TIMEOUT_MS):
+        view.rerun_f32()
+    assert "Could not reload at f32" in view.summary.text() and "openvino_model.xml" in view.summary.text()
+    ir.rename(target / "openvino_model.xml")
+    with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
+        window.set_precision("f32")  # a later load that works does not start the forgotten comparison
+    assert not view.runner.is_running() and "Could not reload at f32" in view.summary.text()
+
+
+def test_a_reload_at_f32_refused_while_a_load_runs_runs_nothing_after_it(qtbot, open_window):
+    window = open_window()
+    view = window.open_compare()
+    with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
+        assert window.load_model()  # at the default precision
+        view.rerun_f32()  # refused: a load runs
+    assert not view.runner.is_running() and view.summary.text() == BUSY
+    assert window.controller.loaded["spec"].precision == "default"
+
+
+def test_a_draft_free_baseline_refused_while_a_load_runs_says_so(qtbot, open_window):
+    window = open_window()
+    view = window.open_compare()
+    view.draft_free_baseline.setChecked(True)
+    with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
+        assert window.set_precision("f32")
+        assert not view.run("def f():")
+        assert view.summary.text() == BUSY
+    wait_ready(qtbot, window)
+    assert not view.runner.is_running() and not window.controller.draft_free_loaded
+
+
 def test_speed_demo_pair_is_built_registered_and_loaded_from_the_menu(qtbot, open_window):
     window = open_window()
     with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS * 2):

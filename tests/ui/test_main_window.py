@@ -143,9 +143,8 @@ def test_close_mid_reply_then_reopen_on_the_same_home(qtbot, open_window):
     window = open_window()
     window.options.max_tokens.setValue(4000)
     send(qtbot, window, "Say hello.")
-    # The reply's own text (the background prefill after "Say hello." streams a little first).
-    with qtbot.waitSignal(window.controller.sig_reply_text, timeout=REPLY_TIMEOUT_MS,
-                          check_params_cb=lambda message, _text: message is not None):
+    # The reply's own text: the background prefill after "Say hello." streams none (sig_background_started).
+    with qtbot.waitSignal(window.controller.sig_reply_text, timeout=REPLY_TIMEOUT_MS):
         send(qtbot, window, "Write a long story about parsers.", wait=False)
     conversation_id = window.controller.conversation.id
     window.close()
@@ -208,12 +207,38 @@ def test_a_reply_moves_its_conversation_to_the_top_without_a_rebuild(qtbot, open
     assert window.conversations.current_id() == first
 
 
-def test_broken_model_folder_is_reported_and_the_app_keeps_running(qtbot, open_window, tmp_path):
+def test_broken_model_folder_is_reported_and_the_app_opens_on_its_usual_pair(qtbot, open_window, tmp_path):
+    from eagle_chat import paths
+
     window = open_window("--model", str(tmp_path), "--draft", str(tmp_path), wait_loaded=False)
-    qtbot.waitUntil(lambda: window.controller.state == "empty" and not window.notice.isHidden(), timeout=30_000)
-    assert "openvino_model.xml" in window.notice.text()
-    window.models_menu.choose_bundled()
-    wait_ready(qtbot, window)
+    qtbot.waitUntil(lambda: not window.notice.isHidden() and "instead" in window.notice.text(), timeout=30_000)
+    assert "openvino_model.xml" in window.notice.text() and "tiny-qwen3" in window.notice.text()
+    wait_ready(qtbot, window)  # a fresh home opens on the bundled pair
+    assert window.controller.loaded["spec"].target_dir == paths.tiny_target_dir()
+    assert window.settings.target_dir is None and "toy-quality" in window.model_bar.model_label.text()
+    send(qtbot, window, "hello")  # and it answers
+
+
+def test_a_broken_model_on_the_command_line_loses_nothing(qtbot, open_window, tiny_pair, tmp_path):
+    from eagle_chat import paths
+    from eagle_chat.settings import load_settings
+
+    window = open_window("--model", str(tiny_pair[0]))  # saved as the pair the app opens on
+    window.options.max_tokens.setValue(4)
+    send(qtbot, window, "Keep this conversation")
+    kept = window.controller.conversation.id
+    close_window(qtbot, window)
+
+    again = open_window("--model", str(tmp_path / "typo"), wait_loaded=False)
+    wait_ready(qtbot, again)
+    assert again.controller.loaded["spec"].target_dir == tiny_pair[0]
+    assert again.controller.loaded["spec"].draft_dir is None
+    assert "does not exist" in again.notice.text() and "opens with instead: tiny-qwen3 (no draft)" in again.notice.text()
+    assert again.controller.conversation.id == kept
+    assert [m.content for m in again.controller.conversation.messages][0] == "Keep this conversation"
+    assert "tiny-qwen3" in again.model_bar.model_label.text()
+    settings, _ = load_settings(paths.settings_file())
+    assert settings.target_dir == str(tiny_pair[0]) and settings.draft_dir is None
 
 
 def test_imported_pair_is_listed_and_the_app_starts_on_it(qtbot, open_window, tiny_pair, tmp_path, eagle_home):

@@ -80,6 +80,12 @@ def test_the_window_without_a_draft_says_so(qtbot, open_window, tiny_pair):
 
 
 def test_the_window_with_nothing_loaded_says_so(qtbot, open_window, tmp_path):
-    window = open_window("--model", str(tmp_path), wait_loaded=False)
+    import json
+
+    from eagle_chat import paths
+
+    # The saved pair is no model (a --model that fails would give way to it; a saved one has nothing to give way to).
+    paths.settings_file().write_text(json.dumps({"target_dir": str(tmp_path)}), encoding="utf-8")
+    window = open_window(wait_loaded=False)
     qtbot.waitUntil(lambda: window.controller.state == "empty", timeout=60_000)
     qtbot.waitUntil(lambda: "no model is loaded" in window.side.next_reply.text(), timeout=2_000)

@@ -122,3 +122,70 @@ def test_closing_the_window_with_the_server_on_closes_it(qtbot, qasync_loop, ope
     qtbot.waitUntil(task.done, timeout=10_000)
     with pytest.raises(httpx.ConnectError):
         httpx.get(url + "/models", timeout=5)
+
+
+def test_switching_off_answers_a_request_waiting_behind_the_windows_reply_503_at_once(
+        qtbot, qasync_loop, open_window, pool, monkeypatch):
+    """Past the grace period an API request still waiting behind the window's own (long) reply is answered
+    503 with Retry-After at once, not left hanging until the window's reply ends or the listener drops it."""
+    from eagle_chat.ui.server import panel
+
+    monkeypatch.setattr(panel, "STOP_GRACE_S", 0.2)
+    window = open_window("--model", str(TINY_TARGET), "--draft", str(TINY_DRAFT))
+    window.settings.server_port = 0
+    window.options.max_tokens.setValue(4000)  # the window's reply outlasts the switch-off by far
+    switch(qtbot, window, True)
+    url = window.server.url
+    send(qtbot, window, PROMPT, wait=False)
+    qtbot.waitUntil(lambda: window.controller.reply is not None and window.controller.reply.job is None)
+
+    def ask():
+        with httpx.Client(base_url=url, timeout=60) as client:
+            response = client.post("/chat/completions", json={"model": "tiny-qwen3", "max_tokens": 8,
+                                                              "messages": [{"role": "user", "content": PROMPT}]})
+            return response.status_code, response.headers.get("retry-after"), response.json()
+
+    future = pool.submit(ask)
+    qtbot.waitUntil(lambda: len(window.controller.queue) == 1)  # the API request waits its turn
+    switch(qtbot, window, False)
+    qtbot.waitUntil(future.done, timeout=10_000)
+    status, retry_after, body = future.result()
+    assert (status, retry_after, body["error"]["code"]) == (503, "5", "shutting_down"), body
+    reply = window.controller.reply
+    assert reply is not None and reply.job is None  # answered while the window's reply still runs
+    with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=REPLY_TIMEOUT_MS):
+        window.controller.stop()
+
+
+def test_the_windows_stop_on_an_api_reply_tells_its_client_the_text_is_incomplete(qtbot, qasync_loop, open_window,
+                                                                                 pool):
+    """Stop in the window ends the API reply in flight; the client reads finish_reason "length" (incomplete)
+    and eagle_chat.cut "stopped", not "stop" (which reads as a whole answer)."""
+    import json
+
+    window = open_window("--model", str(TINY_TARGET), "--draft", str(TINY_DRAFT))
+    window.settings.server_port = 0
+    switch(qtbot, window, True)
+    url = window.server.url
+    first = threading.Event()
+
+    def ask():
+        with httpx.Client(base_url=url, timeout=60) as client:
+            body = {"model": "tiny-qwen3", "max_tokens": 4000, "stream": True,
+                    "messages": [{"role": "user", "content": PROMPT}]}
+            with client.stream("POST", "/chat/completions", json=body) as response:
+                events = []
+                for line in response.iter_lines():
+                    if line.startswith("data: {"):
+                        events.append(json.loads(line.removeprefix("data: ")))
+                        first.set()
+                return events
+
+    future = pool.submit(ask)
+    qtbot.waitUntil(first.is_set, timeout=REPLY_TIMEOUT_MS)
+    window.controller.stop()
+    qtbot.waitUntil(future.done, timeout=REPLY_TIMEOUT_MS)
+    final = future.result()[-1]
+    assert final["choices"][0]["finish_reason"] == "length", final
+    assert final["eagle_chat"]["cut"] == "stopped", final["eagle_chat"]
+    switch(qtbot, window, False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QTableWidget
+from PySide6.QtWidgets import QDialog, QTableWidget
 
 from eagle_chat.ui.shortcuts_dialog import ShortcutRow, open_shortcuts_dialog, plain
 
@@ -88,3 +88,18 @@ def test_send_and_stop_keys_of_the_message_box_are_listed(qtbot, open_window):
     rows = open_shortcuts_dialog(window).rows
     keys = {row.keys for row in rows if row.where == window.prompt.accessibleName()}
     assert native(Qt.Key.Key_Return) in keys and native(Qt.Key.Key_Escape) in keys
+
+
+def test_f1_works_in_a_shown_window(qtbot, open_window):
+    """Once a window is shown its menu bar has an overflow menu that lists the top-level menus too. Walking up
+    from a menu through ``menuAction().associatedObjects()`` reached it and made PySide mark an action
+    deleted: F1 failed every time, but the other tests here never showed the window."""
+    window = open_window()
+    window.show()
+    qtbot.waitExposed(window)
+    action(window, "actionKeyboardShortcuts").trigger()
+    dialog = window.findChild(QDialog, "shortcutsDialog")
+    assert dialog is not None and dialog.isVisible()
+    rows = table_rows(dialog)
+    assert (native("Ctrl+R"), "Regenerate reply", "Conversation") in rows  # not " › Conversation"
+    assert (native(QKeySequence.StandardKey.HelpContents), "Keyboard shortcuts", "Help") in rows

@@ -83,8 +83,7 @@ def test_the_status_bar_and_a_failed_reply_speak_chinese_while_the_api_hears_eng
     import asyncio
     import re
 
-    from eagle_chat.core.serving.backend import Job
-    from eagle_chat.ui.replies import failure_status
+    from eagle_chat.core.serving.backend import STOPPED, UNAVAILABLE, Job
     from tests.gui import LOAD_TIMEOUT_MS, REPLY_TIMEOUT_MS
 
     window = open_window()
@@ -100,10 +99,11 @@ def test_the_status_bar_and_a_failed_reply_speak_chinese_while_the_api_hears_eng
     window.controller.sig_ephemeral_finished.connect(lambda *args: ended.append(args))
     request_id = window.controller.run_ephemeral("hi", window.generation_settings(), draft_free=True)
     qtbot.waitUntil(lambda: (request_id, None) in ended, timeout=REPLY_TIMEOUT_MS)
-    assert failed[-1] == (request_id, "The draft-free reference pipeline is not loaded.", "未加载无草稿的参考流水线。")
+    assert failed[-1] == (request_id, UNAVAILABLE, "The draft-free reference pipeline is not loaded.",
+                          "未加载无草稿的参考流水线。")
     assert window.notice.text() == "未加载无草稿的参考流水线。"
 
-    # An API request that failed the same way hears the English sentence (protocol text) and its HTTP status.
+    # An API request that failed hears the English sentence (protocol text) and why (its HTTP status: 503).
     loop = asyncio.new_event_loop()
     try:
         async def make_job():
@@ -116,6 +116,5 @@ def test_the_status_bar_and_a_failed_reply_speak_chinese_while_the_api_hears_eng
         events = [loop.run_until_complete(job.next_event()) for _ in range(2)]
     finally:
         loop.close()
-    assert [(e.kind, e.text, e.status) for e in events][-1] == ("failed", "Stopped before it started.", 400)
+    assert [(e.kind, e.text, e.failure) for e in events][-1] == ("failed", "Stopped before it started.", STOPPED)
     assert window.notice.text() == "未加载无草稿的参考流水线。"  # the window's notice is not the API's
-    assert failure_status("Generation failed unexpectedly: boom") == 500  # the engine's own fault, by English prefix

@@ -18,6 +18,16 @@ from eagle_chat.core.generation.engine import GenerationResult, GenerationSettin
 from eagle_chat.core.serving.requests import ServedModel
 
 
+# Why a reply failed, as the worker and the controller say it (never read from the English sentence):
+REFUSED = "refused"  # the request cannot be run as asked (too long for the context, …): 400
+FAULT = "fault"  # the engine failed on its own: 500
+UNAVAILABLE = "unavailable"  # no model, or the server is shutting down: 503, retry later
+STOPPED = "stopped"  # stopped while it waited, before it produced anything: 503, retry later
+FAILURES = (REFUSED, FAULT, UNAVAILABLE, STOPPED)
+
+SHUTDOWN = "shutdown"  # Job.cut: the server's shutdown deadline ended it
+
+
 @dataclass(frozen=True)
 class Event:
     kind: str  # "started", "chunk", "finished", "failed"
@@ -25,7 +35,7 @@ class Event:
     tokens: int = 0
     t: float = 0.0
     result: GenerationResult | None = None
-    status: int = 400  # for "failed": the HTTP status it deserves (500: the server's fault)
+    failure: str = REFUSED  # for "failed": why (one of FAILURES)
 
 
 class Job:
@@ -40,6 +50,8 @@ class Job:
         self.started_at: float | None = None
         self.request_id: int | None = None
         self.ended = False
+        self.cut: str | None = None  # why the server ended it early (SHUTDOWN), if it did: see cut_short
+        self.dispatched = False  # the backend has handed it to the engine (on_started was called)
         self._loop = asyncio.get_running_loop()
         self._thread = threading.get_ident()
         self._events: asyncio.Queue[Event] = asyncio.Queue()
@@ -48,6 +60,7 @@ class Job:
 
     # --- backend side (any thread) ----------------------------------------------------------------
     def on_started(self, request_id: int) -> None:
+        self.dispatched = True
         self._post(Event("started", tokens=request_id, t=time.perf_counter()))
 
     def on_chunk(self, text: str, tokens: int, t: float) -> None:
@@ -56,8 +69,21 @@ class Job:
     def on_finished(self, result: GenerationResult) -> None:
         self._post(Event("finished", result=result))
 
-    def on_failed(self, message: str, *, status: int = 400) -> None:
-        self._post(Event("failed", message, status=status))
+    def on_failed(self, message: str, *, failure: str = REFUSED) -> None:
+        self._post(Event("failed", message, failure=failure))
+
+    # --- the server's side -----------------------------------------------------------------------------
+    def cut_short(self, cause: str) -> None:
+        """End the reply within a decoding step for ``cause`` (SHUTDOWN): its client is told it was cut.
+        One still waiting in the queue is answered at once (503, retry) rather than when its turn comes,
+        which may be after a reply that is not the API's (the window's). Call it on the loop's thread: the
+        ControllerBackend calls ``on_started`` there too, so "still waiting" is never a guess."""
+        if self.cut is not None:
+            return
+        self.cut = cause
+        self.stop.set()
+        if not self.dispatched:
+            self._post(Event("failed", "Stopped before it started.", failure=STOPPED))
 
     # --- HTTP side (the event loop) -----------------------------------------------------------------
     async def next_event(self) -> Event:

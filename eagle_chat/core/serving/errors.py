@@ -53,9 +53,17 @@ def queue_full(limit: int) -> ApiError:
     )
 
 
-def shutting_down() -> ApiError:
-    return ApiError(503, "The server is shutting down and takes no new requests.", type="server_error",
-                    code="shutting_down")
+RETRY_AFTER_S = 5  # what a 503 asks a client to wait before it retries (the SDKs honour Retry-After)
+
+
+def shutting_down(message: str = "The server is shutting down and takes no new requests; retry later.") -> ApiError:
+    return ApiError(503, message, type="server_error", code="shutting_down",
+                    headers={"retry-after": str(RETRY_AFTER_S)})
+
+
+def unavailable(message: str) -> ApiError:
+    """503: the server cannot run the request now (it was stopped while it waited, no model); retry."""
+    return ApiError(503, message, type="server_error", code="unavailable", headers={"retry-after": str(RETRY_AFTER_S)})
 
 
 def not_ready(reason: str) -> ApiError:

@@ -1,16 +1,18 @@
 """The Starlette app: routes, the guards in front of them, and the way a job's events become a response.
 
-Guards, outermost first: CORS (only when origins are listed), then the Host-header allowlist (a web page
-on a rebound DNS name cannot reach a loopback server), then the bearer key (``hmac.compare_digest``).
-Bodies are read up to ``max_body_bytes``. A streamed reply sends its headers once the engine has started
-it, so a request refused by the engine still gets a proper status; a client that disconnects, or a
-``stop`` sequence that matches, sets the job's stop event and the engine ends within a decoding step.
+Guards (``guards``), outermost first: the Host and Origin allowlists, CORS (only when origins are listed),
+then the bearer key and JSON as the only POST body type. Bodies are read up to ``max_body_bytes``; a client
+that hangs up mid-body (or is cut off by the body timeout, see ``timeouts``) is one line in the request log.
+A streamed reply sends its headers once the engine has started it, so a request refused by the engine still
+gets a proper status; a client that disconnects, or a ``stop`` sequence that matches, sets the job's stop
+event and the engine ends within a decoding step. A reply the server cuts short (shutdown, the window's
+Stop) finishes with "length" and says why in ``eagle_chat.cut``; a failure's HTTP status comes from its
+kind (``backend.FAILURES``), never from its English sentence.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import itertools
 import json
 import time
@@ -21,19 +23,22 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from eagle_chat.core.generation.reasoning import ReasoningSplitter
 from eagle_chat.core.serving import responses as out
-from eagle_chat.core.serving.backend import Backend, Event, Job
-from eagle_chat.core.serving.errors import ApiError, invalid, not_ready, shutting_down, unauthorized
+from eagle_chat.core.serving.backend import FAULT, SHUTDOWN, STOPPED, UNAVAILABLE, Backend, Event, Job
+from eagle_chat.core.serving.errors import ApiError, invalid, not_ready, shutting_down, unavailable
+from eagle_chat.core.serving.guards import LOOPBACK_NAMES, AccessGuard, CallerGuard, send_error
 from eagle_chat.core.serving.records import RequestRecord
 from eagle_chat.core.serving.requests import CompletionRequest, Limits, parse_chat, parse_completion
 from eagle_chat.core.serving.stops import StopScanner
+from eagle_chat.core.serving.timeouts import TIMED_OUT
 
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+__all__ = ["LOOPBACK_NAMES", "ApiState", "HttpOptions", "build_app"]
+
 DEFAULT_MAX_BODY_BYTES = 4 << 20
 
 
@@ -44,6 +49,10 @@ class HttpOptions:
     cors_origins: tuple[str, ...] = ()
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     limits: Limits = Limits()
+
+
+class ClientGone(Exception):
+    """The client hung up before its body had all arrived, or was cut off by the body timeout."""
 
 
 class ApiState:
@@ -62,11 +71,17 @@ class ApiState:
 
 def build_app(options: HttpOptions, backend: Backend, state: ApiState) -> Starlette:
     api = _Api(options, backend, state)
-    middleware = []
+
+    def refused(scope, error: ApiError) -> None:
+        state.record(method=scope["method"], endpoint=scope["path"], client=_client(scope), stream=False,
+                     status=error.status, outcome=error.code or error.type)
+
+    middleware = [Middleware(CallerGuard, allowed_hosts=options.allowed_hosts, cors_origins=options.cors_origins,
+                             on_refused=refused)]
     if options.cors_origins:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(options.cors_origins),
                                      allow_methods=["GET", "POST"], allow_headers=["authorization", "content-type"]))
-    middleware.append(Middleware(_Guard, options=options, state=state))
+    middleware.append(Middleware(AccessGuard, api_key=options.api_key, on_refused=refused))
     routes = [
         Route("/v1/models", api.models, methods=["GET"]),
         Route("/v1/models/{model_id:path}", api.model, methods=["GET"]),
@@ -74,45 +89,8 @@ def build_app(options: HttpOptions, backend: Backend, state: ApiState) -> Starle
         Route("/v1/completions", api.text, methods=["POST"]),
         Route("/health", api.health, methods=["GET"]),
     ]
-    handlers = {ApiError: api.refused, HTTPException: api.http_error}
+    handlers = {ApiError: api.refused, HTTPException: api.http_error, ClientGone: api.gone}
     return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
-
-
-def host_name(value: str) -> str:
-    """The name in a Host header, without the port (``[::1]:8000`` → ``::1``)."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        return value[1:value.find("]")] if "]" in value else value
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
-
-
-class _Guard:
-    """Host allowlist, then the API key. Answers refusals itself, in OpenAI's error shape."""
-
-    def __init__(self, app, *, options: HttpOptions, state: ApiState):
-        self.app = app
-        self.state = state
-        self.any_host = "*" in options.allowed_hosts
-        self.hosts = {h.lower() for h in (*LOOPBACK_NAMES, *options.allowed_hosts)}
-        self.key = options.api_key.encode("utf-8") if options.api_key else None
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        error = None
-        if not self.any_host and host_name(headers.get("host", "")) not in self.hosts:
-            error = ApiError(400, "The Host header names a host this server does not answer to (DNS rebinding "
-                             "guard); add it with --allowed-host if it is yours.", code="invalid_host")
-        elif self.key is not None and scope["path"] != "/health":
-            scheme, _, token = headers.get("authorization", "").partition(" ")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode("utf-8"), self.key):
-                error = unauthorized()
-        if error is None:
-            return await self.app(scope, receive, send)
-        await _send_error(send, error)
-        self.state.record(method=scope["method"], endpoint=scope["path"], client=_client(scope), stream=False,
-                          status=error.status, outcome=error.code or error.type)
 
 
 class _Api:
@@ -144,6 +122,15 @@ class _Api:
         self.state.record(method=request.method, endpoint=request.url.path, client=_client(request.scope),
                           stream=False, status=error.status, outcome=error.code or error.type)
         return _error_response(error)
+
+    async def gone(self, request: Request, error: ClientGone) -> Response:
+        """One line in the request log, no traceback: 408 if the body timeout cut it off, else 499 (nginx's
+        "client closed request"). Nobody hears the response."""
+        timed_out = request.scope.get("state", {}).get(TIMED_OUT)
+        self.state.record(method=request.method, endpoint=request.url.path, client=_client(request.scope),
+                          stream=False, status=408 if timed_out else 499,
+                          outcome="body_timeout" if timed_out else "disconnected_mid_body")
+        return Response(status_code=408 if timed_out else 400)
 
     async def http_error(self, request: Request, error: HTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
@@ -217,12 +204,13 @@ class _Run(Response):
             if event.kind == "started":
                 continue
             if event.kind == "failed" and first:
-                await _send_error(send, _engine_error(event))
-                return self._log(_engine_error(event).status, "failed")
+                error = _engine_error(event, self.job)
+                await send_error(send, error)
+                return self._log(error.status, error.code)
             if first:
                 await send({"type": "http.response.start", "status": 200, "headers": out.SSE_HEADERS})
             if event.kind == "failed":
-                payload = out.sse({"error": _engine_error(event).body()["error"]}) + out.SSE_DONE
+                payload = out.sse({"error": _engine_error(event, self.job).body()["error"]}) + out.SSE_DONE
                 await send({"type": "http.response.body", "body": payload, "more_body": False})
                 return self._log(200, "failed")
             if event.kind == "chunk":
@@ -236,7 +224,7 @@ class _Run(Response):
                 continue
             reasoning, content = self._finish_text()
             stats, finish = event.result.stats, self._finish_reason(event)
-            more = out.extras(stats, queue_ms=self.job.queue_ms, sampling_ignored=self.req.sampling_ignored)
+            more = self._extras(stats)
             payload = out.sse(self._chunk(reasoning, content, first)) if (first or reasoning or content) else b""
             payload += out.sse({**out.chunk(self.reply, finish=finish), **more})
             if self.req.include_usage:
@@ -267,8 +255,9 @@ class _Run(Response):
                 if event.kind == "chunk":
                     self._feed(event.text)
                 elif event.kind == "failed":
-                    self._log(_engine_error(event).status, "failed")
-                    return _error_response(_engine_error(event))
+                    error = _engine_error(event, self.job)
+                    self._log(error.status, error.code)
+                    return _error_response(error)
                 elif event.kind == "finished":
                     break
         finally:
@@ -278,14 +267,24 @@ class _Run(Response):
         stats, finish = event.result.stats, self._finish_reason(event)
         reasoning = "".join(self.reasoning) if self.splitter and self.splitter.result().has_thinking else None
         body = out.completion(self.reply, content="".join(self.content), reasoning=reasoning, finish=finish,
-                              stats=stats, more=out.extras(stats, queue_ms=self.job.queue_ms,
-                                                           sampling_ignored=self.req.sampling_ignored))
+                              stats=stats, more=self._extras(stats))
         self._log(200, finish, stats)
         return Response(out.dumps(body), media_type="application/json")
 
     # --- book-keeping --------------------------------------------------------------------------------
     def _finish_reason(self, event: Event) -> str:
-        return out.finish_reason(event.result.stats, self.req.max_tokens, self.stops.hit)
+        return out.finish_reason(event.result.stats, self.req.max_tokens, self.stops.hit, self._cut(event.result.stats))
+
+    def _cut(self, stats) -> str | None:
+        """Why the server ended this reply early, if it did: "shutdown" (its deadline) or "stopped" (the window's
+        Stop). A stop sequence, the model's end or max_tokens is no cut."""
+        if not stats.stopped or self.stops.hit:
+            return None
+        return self.job.cut or "stopped"
+
+    def _extras(self, stats) -> dict:
+        return out.extras(stats, queue_ms=self.job.queue_ms, sampling_ignored=self.req.sampling_ignored,
+                          cut=self._cut(stats))
 
     def _done(self) -> None:
         if not self.job.ended:
@@ -295,8 +294,8 @@ class _Run(Response):
     def _log(self, status: int, outcome: str, stats=None) -> None:
         if self.disconnected:
             outcome = "disconnected"
-        elif stats is not None and stats.stopped and not self.stops.hit:
-            outcome = "stopped"
+        elif stats is not None and (cut := self._cut(stats)):
+            outcome = "cut_by_shutdown" if cut == SHUTDOWN else "stopped"
         fields = dict(method="POST", endpoint=self.request.url.path, client=_client(self.request.scope), stream=self.req.stream,
                       status=status, outcome=outcome, queue_ms=self.job.queue_ms,
                       total_ms=(time.perf_counter() - self.job.created) * 1000.0)
@@ -314,32 +313,33 @@ async def _read_json(request: Request, limit: int):
     if length.isdigit() and int(length) > limit:
         raise too_large
     body = bytearray()
-    async for part in request.stream():
-        body += part
-        if len(body) > limit:
-            raise too_large
+    try:
+        async for part in request.stream():
+            body += part
+            if len(body) > limit:
+                raise too_large
+    except ClientDisconnect:
+        raise ClientGone() from None
     try:
         return json.loads(body)
     except (ValueError, UnicodeDecodeError) as error:
         raise invalid(f"We could not parse the JSON body of your request: {error}.", code="invalid_json") from None
 
 
-def _engine_error(event: Event) -> ApiError:
-    if event.status >= 500:
-        return ApiError(event.status, event.text, type="server_error", code="generation_failed")
-    return ApiError(event.status, event.text, code="generation_refused")
+def _engine_error(event: Event, job: Job) -> ApiError:
+    """The API's answer to a failed reply, from why it failed (never from its English sentence)."""
+    if event.failure == FAULT:
+        return ApiError(500, event.text, type="server_error", code="generation_failed")
+    if event.failure == STOPPED and job.cut == SHUTDOWN:
+        return shutting_down("The server is shutting down and stopped this request before it started; retry it.")
+    if event.failure in (STOPPED, UNAVAILABLE):
+        return unavailable(event.text)
+    return ApiError(400, event.text, code="generation_refused")
 
 
 def _error_response(error: ApiError) -> Response:
     return Response(error.json_bytes(), status_code=error.status, media_type="application/json",
                     headers=error.headers)
-
-
-async def _send_error(send, error: ApiError) -> None:
-    headers = [(b"content-type", b"application/json")]
-    headers += [(k.encode("latin-1"), v.encode("latin-1")) for k, v in error.headers.items()]
-    await send({"type": "http.response.start", "status": error.status, "headers": headers})
-    await send({"type": "http.response.body", "body": error.json_bytes()})
 
 
 def _client(scope) -> str:

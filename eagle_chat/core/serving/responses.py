@@ -4,7 +4,8 @@ Every finished response carries two extra objects a client can look for:
 
 - ``eagle_chat``: the speculative-decoding figures of this reply (``mode``, ``num_assistant_tokens`` =
   K, ``tree``, ``accepted_tokens``, ``draft_tokens``, ``acceptance``, ``tokens_per_step``,
-  ``tokens_per_s``, ``ttft_ms``, ``tpot_ms``, ``generate_ms``, ``queue_ms``, ``device``, ``stopped``);
+  ``tokens_per_s``, ``ttft_ms``, ``tpot_ms``, ``generate_ms``, ``queue_ms``, ``device``, ``stopped``,
+  ``cut``);
 - ``timings``: the same in llama.cpp server's names (``draft_n``, ``draft_n_accepted``,
   ``predicted_per_second`` …), which some clients already read.
 
@@ -58,10 +59,13 @@ class ReplyIdentity:
         return "chat.completion.chunk" if self.kind == "chat" else "text_completion"
 
 
-def finish_reason(stats: GenerationStats, max_tokens: int, stop_hit: bool) -> str:
+def finish_reason(stats: GenerationStats, max_tokens: int, stop_hit: bool, cut: str | None = None) -> str:
+    """``stop`` (the model ended, or a stop sequence matched), else ``length``: ``max_tokens`` was reached, or
+    the server cut the reply short (``cut``: its shutdown deadline, the window's Stop). ``length`` is the one
+    value of OpenAI's that clients read as "this text is incomplete"; the ``eagle_chat.cut`` field says why."""
     if stop_hit:
         return "stop"
-    return "length" if stats.generated_tokens >= max_tokens else "stop"
+    return "length" if cut or stats.generated_tokens >= max_tokens else "stop"
 
 
 def usage(stats: GenerationStats) -> dict:
@@ -69,7 +73,8 @@ def usage(stats: GenerationStats) -> dict:
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
-def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False) -> dict:
+def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False,
+            cut: str | None = None) -> dict:
     """The ``eagle_chat`` object: what EAGLE-3 did for this reply."""
     speculative = stats.mode == "speculative"
     return {
@@ -87,6 +92,7 @@ def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool =
         "queue_ms": round(queue_ms, 3),
         "device": stats.device,
         "stopped": bool(stats.stopped),
+        "cut": cut,  # "shutdown" or "stopped" when the server ended the reply early (finish_reason "length")
         "sampling": "greedy (temperature ignored: EAGLE-3 decodes greedily)" if sampling_ignored else None,
     }
 
@@ -107,8 +113,8 @@ def timings(stats: GenerationStats) -> dict:
     }
 
 
-def extras(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False) -> dict:
-    return {"eagle_chat": figures(stats, queue_ms=queue_ms, sampling_ignored=sampling_ignored),
+def extras(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False, cut: str | None = None) -> dict:
+    return {"eagle_chat": figures(stats, queue_ms=queue_ms, sampling_ignored=sampling_ignored, cut=cut),
             "timings": timings(stats)}
 
 

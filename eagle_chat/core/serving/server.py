@@ -2,8 +2,11 @@
 
 No thread of its own: uvicorn's server runs as a task in the running loop, so requests and the window's
 controller meet on one thread. The socket is bound here, not by uvicorn, so a taken port is a clear
-``ServerError`` instead of uvicorn's ``sys.exit``. Stopping answers what is running (up to
-``grace_s``), refuses new work with 503 and closes the listener.
+``ServerError`` instead of uvicorn's ``sys.exit``. Connections run on uvicorn's h11 protocol with the
+header, body and keep-alive clocks of ``timeouts``. Stopping answers what is running (up to ``grace_s``)
+and refuses new work with 503; past the deadline a reply in flight is cut (its client is told so:
+``finish_reason`` "length", ``eagle_chat.cut`` "shutdown") and those still waiting get 503 with
+``Retry-After``; then the listener closes.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from dataclasses import dataclass, field
 import uvicorn
 
 from eagle_chat.core.errors import UserError
-from eagle_chat.core.serving.backend import Backend
+from eagle_chat.core.serving.backend import SHUTDOWN, Backend
 from eagle_chat.core.serving.http import LOOPBACK_NAMES, ApiState, HttpOptions, build_app
 from eagle_chat.core.serving.records import RequestRecord
+from eagle_chat.core.serving.timeouts import Timeouts, timed_protocol
 
 DEFAULT_PORT = 8000
 
@@ -35,6 +39,7 @@ class ServerConfig:
     port: int = DEFAULT_PORT  # 0: any free port (the URL tells which)
     http: HttpOptions = field(default_factory=HttpOptions)
     grace_s: float = 30.0  # how long stopping waits for replies in flight
+    timeouts: Timeouts = field(default_factory=Timeouts)
 
     def check(self) -> None:
         if not is_loopback(self.host) and not self.http.api_key:
@@ -44,6 +49,13 @@ class ServerConfig:
             )
         if not 0 <= self.port <= 65535:
             raise ServerError("{port} is not a port number (0–65535).", port=self.port)
+        for name, seconds in (("--header-timeout", self.timeouts.header_s), ("--body-timeout", self.timeouts.body_s),
+                              ("--keep-alive-timeout", self.timeouts.keep_alive_s)):
+            if not 0 < seconds < float("inf"):
+                raise ServerError("{name} must be a number of seconds above 0; it is {seconds}.",
+                                  name=name, seconds=seconds)
+        if not 0 <= self.grace_s < float("inf"):
+            raise ServerError("--grace must be a number of seconds, 0 or more; it is {seconds}.", seconds=self.grace_s)
 
 
 def is_loopback(host: str) -> bool:
@@ -102,7 +114,9 @@ class ApiServer:
         if not is_loopback(host) and host not in ("0.0.0.0", "::"):
             options = HttpOptions(**{**options.__dict__, "allowed_hosts": (*options.allowed_hosts, host)})
         app = build_app(options, self.backend, self.state)
-        uv_config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off", http="h11", ws="none",
+        uv_config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off", ws="none",
+                                   http=timed_protocol(self.config.timeouts),
+                                   timeout_keep_alive=self.config.timeouts.keep_alive_s,
                                    timeout_graceful_shutdown=1, server_header=False)
         self.state.draining = False
         self._server = _Uvicorn(uv_config)
@@ -119,7 +133,8 @@ class ApiServer:
         return self.url
 
     async def stop(self, grace_s: float | None = None) -> None:
-        """Refuse new work (503), let replies in flight finish for up to ``grace_s``, then stop them and close."""
+        """Refuse new work (503), let replies in flight finish for up to ``grace_s``, then cut them (and answer
+        those still waiting 503) and close."""
         if self._server is None:
             return
         self.state.draining = True
@@ -129,7 +144,7 @@ class ApiServer:
         while self.state.jobs and loop.time() < deadline:
             await asyncio.sleep(0.02)
         for job in list(self.state.jobs):
-            job.stop.set()  # past the grace period: end within a step, the client gets what was made
+            job.cut_short(SHUTDOWN)  # past the grace period: end within a step, the client gets what was made
         deadline = loop.time() + 5.0
         while self.state.jobs and loop.time() < deadline:
             await asyncio.sleep(0.02)
@@ -147,7 +162,7 @@ class ApiServer:
             return
         self.state.draining = True
         for job in list(self.state.jobs):
-            job.stop.set()
+            job.cut_short(SHUTDOWN)
         for listener in getattr(self._server, "servers", []):
             listener.close()
         for connection in list(self._server.server_state.connections):

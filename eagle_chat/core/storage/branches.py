@@ -41,6 +41,24 @@ def position(conversation: Conversation, message: Message) -> tuple[int, int]:
     return (ids.index(message.id) + 1 if message.id in ids else 1), max(len(group), 1)
 
 
+def repeats(conversation: Conversation, message: Message) -> int | None:
+    """The place (1-based, as ``position`` counts) of an older version that ``message`` repeats word for
+    word, if ``message`` is a finished reply decoded greedily (None otherwise). Greedy decoding gives the
+    same answer to the same conversation every time, so a regenerated reply repeats the one it replaces;
+    the window says why instead of leaving the user to wonder."""
+    if message.role != "assistant" or message.status != "complete" or not (message.content or message.thinking):
+        return None
+    if ((message.made_with or {}).get("settings") or {}).get("do_sample"):
+        return None
+    group = siblings(conversation, message)
+    for place, other in enumerate(group, start=1):
+        if other is message or other.id == message.id:
+            return None  # only older versions
+        if (other.content, other.thinking) == (message.content, message.thinking):
+            return place
+    return None
+
+
 def path_to(conversation: Conversation, message_id: int | None) -> list[Message]:
     """The messages from the first one down to ``message_id``."""
     by_id = {m.id: m for m in nodes(conversation)}

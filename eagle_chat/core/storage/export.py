@@ -131,14 +131,14 @@ def to_markdown(conversation: Conversation) -> str:
             summary = "Thinking"
             if message.stats is not None and message.stats.thinking_ms is not None:
                 summary = f"Thought for {message.stats.thinking_ms / 1000:.1f} s"
-            lines += ["<details>", f"<summary>{summary}</summary>", "", message.thinking.strip(), "",
+            lines += ["<details>", f"<summary>{summary}</summary>", "", close_fences(message.thinking.strip()), "",
                       "</details>", ""]
         note = ""
         if message.stats is not None:
             footnotes += 1
             note = f"[^{footnotes}]"
-        if message.content:
-            lines += [message.content.rstrip(), ""]
+        if message.content:  # a reply stopped inside a code block would turn the rest of the file into code
+            lines += [close_fences(message.content.rstrip()), ""]
         if note:  # a line of its own: after a code fence, on the same line, it would reopen the block
             lines += [note, ""]
         if message.error:
@@ -146,6 +146,28 @@ def to_markdown(conversation: Conversation) -> str:
         if note:  # right under its reply for a plain reader; Markdown viewers gather them at the end
             lines += [f"{note}: {stats_line(message.stats)}", ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def close_fences(text: str) -> str:
+    """``text`` with a closing fence added if it ends inside a fenced code block (CommonMark: a fence is 3 or
+    more backticks or tildes indented at most 3 spaces; only the same character, at least as many, with
+    nothing after them closes it; a backtick fence's info string has no backtick)."""
+    fence = None  # (character, length) of the open fence
+    for line in text.split("\n"):
+        stripped = line.lstrip(" ")
+        if len(line) - len(stripped) > 3 or stripped[:1] not in ("`", "~"):
+            continue
+        char = stripped[0]
+        run = len(stripped) - len(stripped.lstrip(char))
+        if run < 3:
+            continue
+        if fence is None:
+            if char == "`" and "`" in stripped[run:]:
+                continue  # inline code, not a fence
+            fence = (char, run)
+        elif char == fence[0] and run >= fence[1] and not stripped[run:].strip():
+            fence = None
+    return text if fence is None else f"{text}\n{fence[0] * fence[1]}"
 
 
 def stats_line(stats: GenerationStats) -> str:

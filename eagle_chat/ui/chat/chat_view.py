@@ -378,7 +378,7 @@ class ChatView(QTextBrowser):
 
     # --- Qt overrides ---------------------------------------------------------------------------------
     def event(self, event: QEvent) -> bool:  # Qt override
-        if event.type() == QEvent.Type.ApplicationPaletteChange:  # a theme switch (cf. NoticeBar.event)
+        if theme.switched(self, event):  # View → Theme (cf. theme.switched: inside the window, a PaletteChange)
             self._palette_changed()
         return super().event(event)
 

@@ -117,6 +117,6 @@ class Composer(QWidget):
 
     def event(self, event: QEvent) -> bool:  # Qt override
         handled = super().event(event)
-        if event.type() == QEvent.Type.ApplicationPaletteChange:  # a theme switch: the note's colour follows
+        if theme.switched(self, event):  # View → Theme: the note's colour follows
             self._restyle()
         return handled

@@ -166,3 +166,4 @@ class ConversationList(QWidget):
         menu.addAction(self._rename_action)
         menu.addAction(self._delete_action)
         menu.exec(self.list.mapToGlobal(pos))
+        menu.deleteLater()  # a child of the list: each right-click left one more menu behind

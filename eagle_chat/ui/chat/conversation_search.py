@@ -15,7 +15,7 @@ import sqlite3
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from eagle_chat.core.storage.store import ConversationStore
-from eagle_chat.ui.controller import LIVE_THREADS
+from eagle_chat.ui.live_threads import track
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class ConversationSearch(QObject):
             self.sig_request.connect(self._worker.search, Qt.ConnectionType.QueuedConnection)
             self._worker.sig_found.connect(self._on_found, Qt.ConnectionType.QueuedConnection)
             self._thread.start()
-            LIVE_THREADS.add(self._thread)
+            track(self._thread, self.shutdown)
         self.searches += 1
         self.sig_request.emit(self._latest, self.text, self.store.search_indexed)
 

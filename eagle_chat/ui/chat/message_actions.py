@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.files import write_text_atomic
+from eagle_chat.core.models.choice import ModelChoice
 from eagle_chat.core.storage import branches, export
 from eagle_chat.core.storage.conversation import Message
 from eagle_chat.ui.core_text import user_error_text
@@ -80,8 +81,12 @@ class MessageActions(QObject):
         c, settings = self.controller, self.window.generation_settings
         if action == "edit":
             self.start_edit(message)
+        elif action == "generate":
+            c.answer(message, settings())
         elif action == "regenerate":
             c.regenerate(message, settings())
+        elif action == "vary":
+            self.vary(message)
         elif action == "continue":
             c.continue_reply(message, settings())
         elif action == "delete":
@@ -91,11 +96,52 @@ class MessageActions(QObject):
 
     @Slot()
     def regenerate_last(self) -> None:
+        """Ctrl+R: a new version of the last reply — or, when the path ends with a question whose reply was
+        deleted, that question's reply (regenerating an earlier one would leave the question behind)."""
+        path = self.controller.conversation.messages if self.controller.conversation else []
+        if path and path[-1].role == "user":
+            self.controller.answer(path[-1], self.window.generation_settings())
+            return
         reply = self.controller.last_message("assistant")
         if reply is None:
             self.window.show_notice(self.tr("There is no reply to regenerate yet."), error=True)
             return
         self.controller.regenerate(reply, self.window.generation_settings())
+
+    def vary(self, reply: Message) -> None:
+        """A reply that repeats an earlier version word for word (greedy decoding): regenerate it with sampling
+        — at once without a draft; with an EAGLE-3 draft loaded, GenAI decodes greedily only, so first load the
+        model without its draft (the user's choice, offered with what it costs)."""
+        window = self.window
+        if not window.has_draft:
+            window.options.sampling.setChecked(True)
+            self.controller.regenerate(reply, window.generation_settings())
+            return
+        window.show_notice(self.tr(
+            "With an EAGLE-3 draft loaded, OpenVINO GenAI decodes greedily: the same conversation always gets the "
+            "same answer. To get another one, edit your message, or load the model without its draft and sample "
+            "(no EAGLE-3 speed-up until you choose the pair again in the Models menu)."),
+            action=(self.tr("Load without the draft and sample"), lambda: self._sample_without_draft(reply)))
+
+    def _sample_without_draft(self, reply: Message) -> None:
+        """Load the target alone, then regenerate ``reply`` with sampling once it is loaded."""
+        window, loads = self.window, self.window.loads
+        if not window.set_model(ModelChoice(window.model.target_dir, None)):
+            return
+        load_id = loads.pending.load_id
+
+        def committed(request, _info) -> None:
+            disconnect()
+            if request.load_id == load_id:
+                window.options.sampling.setChecked(True)
+                self.controller.regenerate(reply, window.generation_settings())
+
+        def disconnect(*_args) -> None:
+            loads.sig_committed.disconnect(committed)
+            loads.sig_refused.disconnect(disconnect)
+
+        loads.sig_committed.connect(committed)
+        loads.sig_refused.connect(disconnect)
 
     @Slot()
     def edit_last(self) -> None:
@@ -212,7 +258,9 @@ class MessageActions(QObject):
         c = self.controller
         path = c.conversation.messages if c.conversation is not None else []
         idle = c.state == "ready" and c.foreground is None
-        self.regenerate_action.setEnabled(idle and any(m.role == "assistant" for m in path))
+        unanswered = bool(path) and path[-1].role == "user"
+        self.regenerate_action.setText(self.tr("Generate reply") if unanswered else self.tr("Regenerate reply"))
+        self.regenerate_action.setEnabled(idle and bool(path))  # the last reply, or the last question's
         self.edit_action.setEnabled(any(m.role == "user" for m in path))
         self.continue_action.setEnabled(idle and bool(path) and branches.is_cut(path[-1]))
         self.export_action.setEnabled(bool(path))

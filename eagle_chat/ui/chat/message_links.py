@@ -1,4 +1,5 @@
-"""The links under and beside a message in the chat view: Copy, Edit / Regenerate, Continue, Delete, and
+"""The links under and beside a message in the chat view: Copy, Generate (a question left without a reply),
+Edit / Regenerate, Continue, Delete, and
 ``‹ 2/3 ›`` between alternatives. A link is ``action:NAME:ID``; the view turns a click into
 ``sig_message_action(NAME, ID)``. Their colours follow the theme (secondary text; an arrow with nowhere to
 go in the palette's disabled colour).
@@ -39,13 +40,23 @@ def action_links(conversation: Conversation | None, message: Message) -> list[st
     links = []
     if message.content:
         links.append(f'<a href="copy-message:{message.id}" style="{link_style()}">{html.escape(copy_label())}</a>')
+    last = conversation is not None and bool(conversation.messages) and conversation.messages[-1] is message
     if message.role == "user":
+        if last:  # its reply was deleted (or never came): nothing else would answer it
+            links.append(_link("generate", message, html.escape(translate("message_links", "Generate")),
+                               translate("message_links", "Answer this message (Ctrl+R)")))
         links.append(_link("edit", message, html.escape(translate("message_links", "Edit")),
                            translate("message_links", "Edit and send again; the current version is kept")))
     elif message.role == "assistant":
+        repeated = branches.repeats(conversation, message) if conversation is not None else None
+        if repeated is not None:
+            links.insert(0, html.escape(translate(
+                "message_links", "Same as version {n}: greedy decoding gives the same answer every time").format(
+                    n=repeated)))
+            links.append(_link("vary", message, html.escape(translate("message_links", "Get a different answer…")),
+                               translate("message_links", "Regenerate with sampling, or see why it repeats")))
         links.append(_link("regenerate", message, html.escape(translate("message_links", "Regenerate")),
                            translate("message_links", "Ask again; this reply is kept beside the new one")))
-        last = conversation is not None and conversation.messages and conversation.messages[-1] is message
         if last and offers_continue(message):
             links.append(_link("continue", message, html.escape(translate("message_links", "Continue")),
                                translate("message_links", "Let the model go on from where it stopped")))

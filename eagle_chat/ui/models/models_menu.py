@@ -56,7 +56,7 @@ class ModelsMenu(QMenu):
         demo.setObjectName("speedDemoAction")
         demo.triggered.connect(self.choose_speed_demo)
         self.addSeparator()
-        self.addAction(self.tr("Get models…"), self.sig_get_models)
+        self.addAction(self.tr("Get models…"), lambda: self.sig_get_models.emit())  # a Signal is not callable
         self.addAction(self.tr("Choose model folders…"), self.choose_folders)
         if self._locked:
             self.set_locked(self._locked)

@@ -62,7 +62,8 @@ class ServerPanel(QObject):
         bar.addPermanentWidget(self.toggle)
         self.toggle.toggled.connect(self._on_toggled)
         self.controller.sig_reply_started.connect(self._on_reply_started)
-        self.controller.sig_job_finished.connect(lambda _id, _result: window.chart.flush())
+        self.controller.sig_job_finished.connect(
+            lambda request_id, result: window.chart.finish(request_id, result.stats if result is not None else None))
 
     @property
     def url(self) -> str | None:

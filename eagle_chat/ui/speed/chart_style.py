@@ -57,3 +57,13 @@ def series_pen(mode: str, colours: theme.Colours, width: float = 2.0) -> QPen:
     if mode.endswith("baseline"):
         pen.setStyle(Qt.PenStyle.DashLine)
     return pen
+
+
+def faded_pen(mode: str, colours: theme.Colours, background: QColor, width: float, strength: float) -> QPen:
+    """A line in ``mode``'s colour mixed into ``background`` (``strength`` 0…1 of the colour): opaque, so
+    its segments do not darken where they meet as a translucent pen's do."""
+    colour = series_colour(mode, colours)
+    colour.setAlphaF(strength)
+    pen = series_pen(mode, colours, width)
+    pen.setColor(theme.composite(colour, background))
+    return pen

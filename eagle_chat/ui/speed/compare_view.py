@@ -79,6 +79,7 @@ class CompareView(QWidget):
         controller.sig_reply_text.connect(self._on_reply_text)
         controller.sig_reply_steps.connect(self._on_reply_steps)
         controller.sig_loaded.connect(self._on_loaded)
+        controller.sig_load_failed.connect(self._on_load_failed)
         controller.sig_draft_free_ready.connect(self._on_draft_free_ready)
         self._pending_prompt: str | None = None
         self._live_pane: DraftedPane | None = None
@@ -100,9 +101,11 @@ class CompareView(QWidget):
         self.prompt.setEditText(prompt)
         draft_free = self.draft_free_baseline.isChecked()
         if draft_free and not self.controller.draft_free_loaded:
+            if not self.controller.load_draft_free():  # busy: no sig_draft_free_ready would ever come
+                self.summary.setText(self.tr("The model is busy; try again when the reply has finished."))
+                return False
             self._pending_prompt = prompt
             self.summary.setText(self.tr("Loading a draft-free copy of the model for the baseline…"))
-            self.controller.load_draft_free()
             return True
         base = self._settings_source()
         jobs = []
@@ -129,10 +132,14 @@ class CompareView(QWidget):
         return started
 
     def rerun_f32(self) -> None:
-        """Reload the pipeline at f32 (exact comparison), then run again."""
+        """Reload the pipeline at f32 (exact comparison), then run again once a load ends at f32; a refused
+        or failed reload says so here and runs nothing later."""
         self._pending_rerun = True
         self.summary.setText(self.tr("Reloading at {precision} precision…").format(precision=EXACT_PRECISION))
         self.sig_want_precision.emit(EXACT_PRECISION)
+        if self.controller.state != "loading":  # refused (a reply runs): no load outcome will come
+            self._pending_rerun = False
+            self.summary.setText(self.tr("The model is busy; try again when the reply has finished."))
 
     def set_custom_prompts(self, prompts: list[str]) -> None:
         """The presenter's own prompts, after the built-in presets (in the prompt list and as buttons)."""
@@ -199,7 +206,7 @@ class CompareView(QWidget):
             self._live_pane.show_reply(text, self._live_record)
 
     def _on_job_finished(self, index: int, job_result) -> None:
-        self.chart.flush()
+        self.chart.finish(job_result.request_id, job_result.result.stats if job_result.result is not None else None)
         planned = job_result.job.tag
         if job_result.result is not None and not planned.warmup:
             pane = self.baseline_pane if planned.mode == "baseline" else self.speculative_pane
@@ -239,9 +246,19 @@ class CompareView(QWidget):
             self.summary.setText(self.tr("Could not load the draft-free copy: {reason}").format(reason=message))
 
     def _on_loaded(self, info: dict) -> None:
+        if not self._pending_rerun:
+            return
+        self._pending_rerun = False
+        if getattr(info.get("spec"), "precision", None) == EXACT_PRECISION:
+            self.run()
+        else:  # the load that ended was another one (the reload was refused while it ran)
+            self.summary.setText(self.tr("The model is busy; try again when the reply has finished."))
+
+    def _on_load_failed(self, _load_id: int, message: str, _still_loaded: bool) -> None:
         if self._pending_rerun:
             self._pending_rerun = False
-            self.run()
+            self.summary.setText(self.tr("Could not reload at {precision}: {reason}").format(
+                precision=EXACT_PRECISION, reason=message))
 
     def _set_tint(self, on: bool) -> None:
         for pane in (self.baseline_pane, self.speculative_pane):
@@ -323,7 +340,7 @@ class CompareView(QWidget):
                             (self.speculative_pane, self.tr("EAGLE-3 speculative decoding"))):
             pane.setAccessibleName(self.tr("{title}: answer").format(title=title))
             panes.addWidget(_titled(title, pane))
-        self.chart = SpeedChart()
+        self.chart = SpeedChart(latest_per_mode=True)  # each mode's newest run bold: the two are compared
         self.chart.setObjectName("compareChart")
         self.acceptance = AcceptanceChart()  # the EAGLE-3 run's steps
         self.summary = QLabel(self.tr("Pick a prompt and run the comparison."))

@@ -52,10 +52,9 @@ class SidePanel(QWidget):
         self.options = OptionsPanel()
         layout = QVBoxLayout(self)
         layout.addWidget(self.next_reply)
-        layout.addWidget(self.charts, 2)
+        layout.addWidget(self.charts, 1)
         layout.addWidget(self.drafted_toggle)
         layout.addWidget(self.stats_label)
         layout.addWidget(self.compare_button)
         layout.addWidget(self.tune_button)
-        layout.addWidget(self.options)
-        layout.addStretch(1)
+        layout.addWidget(self.options)  # no stretch under it: the chart takes any height to spare

@@ -3,7 +3,8 @@
 - The line that says whether the next reply will be speculative, and why not (facts from
   :mod:`eagle_chat.core.generation.outlook`, sentence from ``ui/texts.py``), refreshed whenever one of its
   facts may have changed.
-- The acceptance chart for the reply on screen: live while it streams, then GenAI's final record.
+- The acceptance chart for the reply on screen: live while it streams, then GenAI's final record; after a
+  branch switch or a delete, the record of the reply then shown.
 - "Show drafted tokens": a checkable action shared by the side panel's check box and the comparison's,
   remembered in the settings, switching the chat view's tint.
 """
@@ -56,6 +57,7 @@ class SpeculationDisplay(QObject):
         c.sig_reply_steps.connect(self._on_steps)
         c.sig_reply_finished.connect(self._on_finished)
         c.sig_conversation_opened.connect(self._on_opened)
+        c.sig_path_changed.connect(self._on_path_changed)  # a branch switch or a delete shows another reply
         for signal in (c.sig_loaded, c.sig_state, c.sig_reply_finished, c.sig_conversation_opened,
                        window.model_bar.sig_speculative_toggled, window.model_bar.sig_k_changed,
                        window.options.sig_changed):
@@ -110,6 +112,10 @@ class SpeculationDisplay(QObject):
         self.tint.set_live(message.id, None)  # the final record (message.stats) from here on
         self._live = None
         self._show_stats(result.stats if result is not None else message.stats)
+
+    def _on_path_changed(self, conversation) -> None:
+        if self._live is None:  # a regenerate's own steps are on their way
+            self._on_opened(conversation)
 
     def _on_opened(self, conversation) -> None:
         replies = [m for m in (conversation.messages if conversation else []) if m.stats is not None]

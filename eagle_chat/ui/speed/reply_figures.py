@@ -1,0 +1,76 @@
+"""ReplyFigures: the side panel's speed chart and stats line follow the conversation on screen.
+
+- Each reply of the open conversation draws a line in the speed chart as it streams; when it ends, its
+  figures go with the line (the chart's tooltip). Opening another conversation, or a new one, takes the
+  conversation's lines off (API requests keep theirs: ui/server draws them), and a deleted reply's line goes
+  with it: the chart shows this conversation's recent replies, never the previous one's.
+- The stats line shows the figures of the last reply on the visible path, whatever changed it: a reply
+  ending, a branch switch, a delete, a regenerate, opening a conversation ("No reply yet" without one).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+
+from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.ui import texts
+from eagle_chat.ui.i18n import translate
+
+
+def last_figures(conversation):
+    """The stats of the last reply on ``conversation``'s visible path that has them, or None."""
+    messages = conversation.messages if conversation is not None else []
+    return next((m.stats for m in reversed(messages) if m.stats is not None), None)
+
+
+class ReplyFigures(QObject):
+    """Built by the main window after its side panel; wires itself to the controller."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.chart, self.label, self.controller = window.chart, window.stats_label, window.controller
+        self._conversation_id: int | None = None
+        self._lines: dict[int, int] = {}  # request id -> message id, for the open conversation's lines
+        c = self.controller
+        c.sig_reply_started.connect(self._on_started)
+        c.sig_rate_points.connect(lambda request_id, _mode, points: self.chart.add_points(request_id, points))
+        c.sig_reply_finished.connect(self._on_finished)
+        c.sig_path_changed.connect(self._on_path_changed)
+        c.sig_conversation_opened.connect(self._on_opened)
+
+    def show_visible(self) -> None:
+        """The stats line: the last visible reply's figures."""
+        stats = last_figures(self.controller.conversation)
+        text = texts.stats_summary(stats) if stats is not None else translate("SidePanel", "No reply yet")
+        self.label.setText(text)
+        self.label.setToolTip(text if stats is not None else "")
+
+    # --- slots ---------------------------------------------------------------------------------------
+    def _on_started(self, request_id: int, mode: str, _settings: GenerationSettings) -> None:
+        reply = self.controller.reply
+        if reply is None or reply.message is None or reply.request_id != request_id:
+            return  # comparisons, tuning and API requests chart elsewhere; a prefill draws nothing
+        self._lines[request_id] = reply.message.id
+        self.chart.begin(request_id, mode)  # the chart names the line: "EAGLE-3", or "baseline" translated
+
+    def _on_finished(self, message, result) -> None:
+        key = next((k for k, m in self._lines.items() if message is not None and m == message.id), None)
+        if key is not None:
+            self.chart.finish(key, result.stats if result is not None else None)
+        self.show_visible()
+
+    def _on_path_changed(self, conversation) -> None:
+        kept = {m.id for m in conversation.all_messages} if conversation is not None else set()
+        for key in [k for k, m in self._lines.items() if m not in kept]:
+            del self._lines[key]
+            self.chart.remove(key)
+        self.show_visible()
+
+    def _on_opened(self, conversation) -> None:
+        opened = conversation.id if conversation is not None else None
+        if opened != self._conversation_id:
+            for key in self._lines:
+                self.chart.remove(key)
+            self._lines.clear()
+            self._conversation_id = opened
+        self.show_visible()
