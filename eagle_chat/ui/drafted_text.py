@@ -20,11 +20,14 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QTextCursor
+from PySide6.QtGui import QColor, QPainter, QTextCharFormat, QTextCursor, QTextImageFormat
 from PySide6.QtWidgets import QTextBrowser, QTextEdit, QToolTip, QWidget
 
 from eagle_chat.core.generation.steps import DraftedSpan, StepRecord
 from eagle_chat.ui import texts, theme
+from eagle_chat.ui.math import images as math_images
+from eagle_chat.ui.math.markdown_rules import formula_spans
+from eagle_chat.ui.math.view_math import ViewMath
 
 # Translucent emerald, the EAGLE-3 colour of the speed chart, a little stronger on dark backgrounds so it
 # still shows; text under it keeps ≥ 4.5:1 on both (tests/ui/test_dark_charts.py). DRAFT_TINT is the light one.
@@ -167,7 +170,8 @@ class DraftedHover(QObject):
 
 
 class DraftedPane(QTextBrowser):
-    """A plain-text pane showing one reply, appended to as it streams, its drafted text tinted when on."""
+    """A plain-text pane showing one reply, appended to as it streams, its drafted text tinted when on.
+    A finished reply (``show_reply(..., typeset=True)``) shows its formulas as images, as the chat does."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -177,12 +181,18 @@ class DraftedPane(QTextBrowser):
         self.record: StepRecord | None = None
         self.ranges: list[tuple[int, int]] = []  # tinted document ranges
         self._spans: list[DraftedSpan] = []
+        self._typeset = False
+        self._formulas: list[tuple[int, int]] = []  # document ranges of the text that images replaced
         self.hover = DraftedHover(self, self.step_at)
         self.painter = TintPainter(self)
+        self.math = ViewMath(self, lambda _pane: self._show_math())
 
-    def show_reply(self, text: str, record: StepRecord | None = None) -> None:
-        """Show ``text``; while it grows with the same record only what was appended is inserted."""
-        append = record is self.record and bool(self.text) and text.startswith(self.text)
+    def show_reply(self, text: str, record: StepRecord | None = None, *, typeset: bool = False) -> None:
+        """Show ``text``; while it grows with the same record only what was appended is inserted.
+        ``typeset``: the reply is complete, draw its formulas (and again when the theme changes)."""
+        self._typeset = typeset
+        append = not typeset and not self._formulas and record is self.record and bool(self.text) \
+            and text.startswith(self.text)
         bar = self.verticalScrollBar()
         at_end = bar.value() >= bar.maximum() - 4
         if append:
@@ -191,10 +201,54 @@ class DraftedPane(QTextBrowser):
             cursor.insertText(text[len(self.text):])
         else:
             self.setPlainText(text)
+            self._formulas = []
         self.text, self.record = text, record
+        if typeset:
+            self._show_math(redraw=False)
         self._update_ranges()
         if at_end and append:
             bar.setValue(bar.maximum())
+
+    def _show_math(self, *, redraw: bool = True) -> None:
+        """Put an image in place of each formula of the text that has one (the rest stay as written)."""
+        if not self._typeset:
+            return
+        if redraw:
+            self.setPlainText(self.text)
+        style, pending, self._formulas = self.math.style(), False, []
+        cursor = QTextCursor(self.document())
+        cursor.beginEditBlock()
+        for start, end, tex, display in reversed(formula_spans(self.text)):  # later ones first: earlier stay put
+            found = style.images.lookup(style.key(tex, display))
+            pending |= found is None
+            if found is None or found is math_images.REFUSED:
+                continue
+            a, b = u16(self.text, start), u16(self.text, end)
+            cursor.setPosition(a)
+            cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
+            image = QTextImageFormat()
+            image.setName(found.url)
+            image.setWidth(found.width)
+            image.setHeight(found.height)
+            if found.middle:
+                image.setVerticalAlignment(QTextCharFormat.VerticalAlignment.AlignMiddle)
+            cursor.insertImage(image)
+            self._formulas.insert(0, (a, b))
+        cursor.endEditBlock()
+        self.math.drawn(self, pending)
+        if redraw:
+            self._update_ranges()
+
+    def _document_position(self, position: int) -> int:
+        """Where text position ``position`` (UTF-16) is in the document, formulas being one image each."""
+        shift = 0
+        for a, b in self._formulas:
+            if position <= a:
+                break
+            if position < b:
+                return a - shift
+            shift += b - a - 1
+        return position - shift
 
     def set_tint(self, on: bool) -> None:
         if on != self.tint:
@@ -222,6 +276,8 @@ class DraftedPane(QTextBrowser):
             else (s.start, min(s.end, len(self.text)))
             for s in self._spans
         ]
+        if self._formulas:
+            self.ranges = [(self._document_position(a), self._document_position(b)) for a, b in self.ranges]
         self.viewport().update()
 
     # --- Qt overrides ---------------------------------------------------------------------------------
@@ -229,3 +285,12 @@ class DraftedPane(QTextBrowser):
         super().paintEvent(event)
         if self.tint:
             self.painter.paint(self.ranges, event.rect())
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self._typeset:
+            self._show_math()  # formulas in the new theme's text colour
+
+    def loadResource(self, kind: int, url):  # noqa: N802 - Qt override
+        """Formula images only: nothing a reply names is loaded."""
+        return self.math.resource(url)

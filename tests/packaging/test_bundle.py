@@ -83,11 +83,12 @@ def test_bundle_size_is_sane(build):
     assert 0 < size < SIZE_LIMIT_BYTES, f"bundle is {size / 2**20:.0f} MiB"
 
 
-def _run_bundle(bundle: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+def _run_bundle(bundle: Path, tmp_path: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     """The bundled executable in an empty environment (as a user's desktop would start it)."""
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "EAGLE_CHAT_HOME": str(tmp_path)}
     return subprocess.run(
-        [str(bundle / "eagle-chat"), *args], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300
+        [str(bundle / "eagle-chat"), *args], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        input=stdin,
     )
 
 
@@ -115,6 +116,14 @@ def test_helper_processes_run_inside_the_bundle(build, tmp_path):
         )
         errors = [e for e in _events(download) if e["event"] == "error"]
         assert errors and errors[-1]["kind"] == "network", download.stdout + download.stderr
+
+    # The math typesetter (ziamath, its fonts and latex2mathml's symbol table are data files).
+    math = _run_bundle(bundle, tmp_path, "-m", "eagle_chat.ui.math.typesetting",
+                       stdin=json.dumps(["\\frac{a}{b} + \\text{x}", True, "#112233"]) + "\n")
+    lines = math.stdout.splitlines()
+    assert lines[:1] == ["ready"] and len(lines) == 2, math.stdout + math.stderr
+    svg, width, height, _depth = json.loads(lines[1])
+    assert svg.startswith("<svg") and width > 5 and height > 5
 
     refused = _run_bundle(bundle, tmp_path, "-m", "json.tool")
     assert refused.returncode == 2 and "only run EagleChat's own modules" in refused.stderr

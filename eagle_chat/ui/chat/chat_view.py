@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QEvent, QPoint, QTimer, QUrl, Signal
-from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextFrameFormat
+from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextFrameFormat
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
@@ -25,6 +25,7 @@ from eagle_chat.ui.chat.background_render import BackgroundRender
 from eagle_chat.ui.chat.markdown_html import render_markdown, stable_prefix_end, warm_up
 from eagle_chat.ui.chat.draft_tint import ChatTint
 from eagle_chat.ui.chat.thinking_block import ThinkingBlocks
+from eagle_chat.ui.math.view_math import ViewMath
 
 RENDER_COST_FACTOR = 8.0
 FIRST_DRAW_CHARS = 2_500  # newest messages drawn at once on opening (about a screen); the rest follow
@@ -40,6 +41,7 @@ class _Streamed:
     code_blocks: list[str] = field(default_factory=list)
     thinking_live: bool = False  # drawn as still thinking: ``thinking_chars`` of its thoughts are shown
     thinking_chars: int = 0
+    math_pending: bool = False  # the drawn part shows formulas as source until their images are made
 
 
 class ChatView(QTextBrowser):
@@ -78,6 +80,7 @@ class ChatView(QTextBrowser):
         self.drafted = ChatTint(self)  # tints text from accepted draft tokens after each drawn stretch
         self._background = BackgroundRender(self)  # older messages and code colours, between frames
         self._memory_start: int | None = None  # id of the first message the model's context still held
+        self.math = ViewMath(self, self._math_ready)  # formulas as images, drawn again once made
         warm_up()  # while the window is built, not when the first code block is drawn
         self.show_conversation(None)
 
@@ -86,13 +89,9 @@ class ChatView(QTextBrowser):
         """Show ``conversation``: its newest messages at once, uncoloured; older messages, then code
         colours, are drawn between frames (``loading()`` says whether that is still going on)."""
         self._background.cancel()
-        self._frames.clear()
-        self._messages.clear()
-        self._drawn.clear()
-        self._code_blocks.clear()
-        self._unhighlighted.clear()
-        self._pending = None
-        self._streamed = None
+        for table in (self._frames, self._messages, self._drawn, self._code_blocks, self._unhighlighted):
+            table.clear()
+        self._pending = self._streamed = None
         self._conversation = conversation
         self.clear()
         if conversation is None or not conversation.messages:
@@ -169,9 +168,8 @@ class ChatView(QTextBrowser):
             self._scroll_to_end()
 
     def message_text(self, message_id: int) -> str:
-        """A message's answer (what Copy copies): never its thinking."""
-        message = self._messages.get(message_id)
-        return message.content if message else ""
+        """A message's answer (what Copy copies): never its thinking (nor formula images: their source)."""
+        return message.content if (message := self._messages.get(message_id)) else ""
 
     def message(self, message_id: int) -> Message | None:
         return self._messages.get(message_id)
@@ -298,17 +296,19 @@ class ChatView(QTextBrowser):
         cut = stable_prefix_end(text, streamed.chars)
         if cut > streamed.chars:
             settled = render_markdown(text[streamed.chars:cut], code_link_prefix=prefix, highlight=False,
-                                      first_code_index=len(streamed.code_blocks))
+                                      first_code_index=len(streamed.code_blocks), math=self.math.style())
             start = cursor.position()
-            _insert_blocks(cursor, settled.html)
+            message_parts.insert_blocks(cursor, settled.html)
             self.drafted.covered(message, frame, streamed.chars, cut, start, cursor.position())
             streamed.chars = cut
             streamed.length = cursor.position() - frame.firstPosition()
             streamed.code_blocks += settled.code_blocks
+            streamed.math_pending |= settled.math_pending
         rest = render_markdown(text[streamed.chars:], code_link_prefix=prefix, highlight=False,
-                               first_code_index=len(streamed.code_blocks))
+                               first_code_index=len(streamed.code_blocks), math=self.math.style())
+        self.math.drawn(message.id, streamed.math_pending or rest.math_pending)
         start = cursor.position()
-        _insert_blocks(cursor, rest.html if text else message_parts.placeholder_html())
+        message_parts.insert_blocks(cursor, rest.html if text else message_parts.placeholder_html())
         self.drafted.covered(message, frame, streamed.chars, len(text), start, cursor.position())
         cursor.endEditBlock()
         self._code_blocks[message.id] = streamed.code_blocks + rest.code_blocks
@@ -323,8 +323,10 @@ class ChatView(QTextBrowser):
             code_link_prefix=f"copy-code:{message.id}:",
             # highlighted once, when the reply is complete
             highlight=message.status != "streaming" if highlight is None else highlight, colours=colours,
+            math=self.math.style(),
         )
         self._code_blocks[message.id] = rendered.code_blocks
+        self.math.drawn(message.id, rendered.math_pending)
         body = rendered.html if message.content or message.thinking else message_parts.placeholder_html(colours)
         head = self._head(message, colours) + self.thinking.html(message)
         foot_parts = []
@@ -349,13 +351,21 @@ class ChatView(QTextBrowser):
         self.drafted.covered(message, frame, 0, len(message.content), body.position(), frame.lastPosition())
         cursor.endEditBlock()
 
+    def _math_ready(self, message_id: int) -> None:
+        """Images were made for formulas this message shows as source: draw it again."""
+        message = self._messages.get(message_id)
+        if message is not None and message.status == "streaming":
+            self._streamed = None if self._streamed and self._streamed.math_pending else self._streamed
+            self.update_message(message)  # ^ the settled part too
+        elif message is not None:
+            self._background.add(self._render_in_place, message)
+
     def _head(self, message: Message, colours: theme.Colours | None = None) -> str:
         return message_parts.head_html(message, self._conversation, memory_start=self._memory_start,
                                        colours=colours)
 
     def toggle_thinking(self, message_id: int) -> None:
-        message = self._messages.get(message_id)
-        if message is None:
+        if (message := self._messages.get(message_id)) is None:
             return
         self.thinking.toggle(message_id)
         if message.status == "streaming":
@@ -365,12 +375,10 @@ class ChatView(QTextBrowser):
             self._render(message, highlight=True)
 
     def _at_end(self) -> bool:
-        bar = self.verticalScrollBar()
-        return bar.value() >= bar.maximum() - 4
+        return (bar := self.verticalScrollBar()).value() >= bar.maximum() - 4
 
     def _scroll_to_end(self) -> None:
-        bar = self.verticalScrollBar()
-        bar.setValue(bar.maximum())
+        (bar := self.verticalScrollBar()).setValue(bar.maximum())
 
     # --- Qt overrides ---------------------------------------------------------------------------------
     def event(self, event: QEvent) -> bool:  # Qt override
@@ -382,13 +390,10 @@ class ChatView(QTextBrowser):
         super().paintEvent(event)
         self.drafted.paint(event.rect())  # the drafted-token tint, over the text
 
+    def createMimeDataFromSelection(self):  # noqa: N802 - Qt override
+        """Selected formulas are copied as their LaTeX source, not as blank image characters."""
+        return self.math.with_sources(self.textCursor(), super().createMimeDataFromSelection())
+
     def loadResource(self, kind: int, url: QUrl):  # noqa: N802 - Qt override
-        """Never load anything a reply points at (remote images, local files)."""
-        return None
-
-
-def _insert_blocks(cursor: QTextCursor, fragment: str) -> None:
-    """Insert HTML as blocks of its own at ``cursor``, not run into the block the cursor is in."""
-    if cursor.block().length() > 1:  # not an empty block: start a plain new one
-        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
-    cursor.insertHtml(fragment)
+        """Formula images (``math:``) only: never anything a reply points at (remote images, local files)."""
+        return self.math.resource(url)

@@ -24,6 +24,7 @@ from pygments.util import ClassNotFound
 from eagle_chat.ui import theme
 from eagle_chat.ui.chat import code_style
 from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.math.markdown_rules import MathStyle, add_math
 
 SAFE_LINK_SCHEMES = ("http://", "https://", "mailto:")
 MAX_HIGHLIGHT_CHARS = 20_000  # larger blocks are shown plain: highlighting them would stall the GUI
@@ -39,6 +40,7 @@ _TABLE_ROW = re.compile(r" {0,3}\|")
 class Rendered:
     html: str
     code_blocks: list[str] = field(default_factory=list)
+    math_pending: bool = False  # some formulas are shown as source until their images are made
 
 
 def _is_safe_link(url: str) -> bool:
@@ -98,6 +100,7 @@ def _make_parser() -> MarkdownIt:
     md.renderer.rules["code_block"] = _fence
     md.renderer.rules["image"] = _image
     md.renderer.rules["code_inline"] = _code_inline
+    add_math(md)
     return md
 
 
@@ -106,7 +109,7 @@ _PARSER = _make_parser()
 
 def render_markdown(
     text: str, *, code_link_prefix: str = "", highlight: bool = True, first_code_index: int = 0,
-    colours: theme.Colours | None = None,
+    colours: theme.Colours | None = None, math: MathStyle | None = None,
 ) -> Rendered:
     """Render ``text``; each code block gets a "Copy code" link ``{code_link_prefix}{index}``, numbered
     from ``first_code_index`` (for text that continues an earlier part of the same message).
@@ -117,15 +120,19 @@ def render_markdown(
     whole text is shown as plain text instead, so nothing a reply says is ever lost.
 
     ``colours``: the theme to draw code in (default: the one for the application's palette).
+
+    ``math``: how to draw LaTeX formulas as images (:mod:`eagle_chat.ui.math.markdown_rules`); without
+    it they are shown as their source. ``Rendered.math_pending`` says some images are still being made.
     """
     env: dict = {"code_blocks": [], "code_link_prefix": code_link_prefix, "highlight": highlight,
-                 "first_code_index": first_code_index, "colours": colours or theme.colours()}
+                 "first_code_index": first_code_index, "colours": colours or theme.colours(), "math": math}
     if len(text) > MAX_MARKDOWN_CHARS:
         return _plain(text)
     tokens = _PARSER.parse(_long_tables_as_text(text), env)
     if max((t.level for t in tokens), default=0) >= MAX_NESTING - 1:  # the parser hit its limit
         return _plain(text)
-    return Rendered(_PARSER.renderer.render(tokens, _PARSER.options, env), env["code_blocks"])
+    markup = _PARSER.renderer.render(tokens, _PARSER.options, env)
+    return Rendered(markup, env["code_blocks"], env.get("math_pending", False))
 
 
 def _plain(text: str) -> Rendered:

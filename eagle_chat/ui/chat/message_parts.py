@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
@@ -112,3 +113,10 @@ def stats_tooltip(message: Message) -> str:
             rows.append((translate("message_parts", "Tokens per step"), f"{s.tokens_per_step:.2f}"))
     row = translate("message_parts", "{label}: {value}", "a row of the reply's statistics tooltip")
     return "\n".join(row.format(label=label, value=value) for label, value in rows)
+
+
+def insert_blocks(cursor: QTextCursor, fragment: str) -> None:
+    """Insert HTML as blocks of its own at ``cursor``, not run into the block the cursor is in."""
+    if cursor.block().length() > 1:  # not an empty block: start a plain new one
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+    cursor.insertHtml(fragment)

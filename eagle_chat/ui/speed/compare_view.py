@@ -211,7 +211,7 @@ class CompareView(QWidget):
         if job_result.result is not None and not planned.warmup:
             pane = self.baseline_pane if planned.mode == "baseline" else self.speculative_pane
             stats = job_result.result.stats
-            pane.show_reply(job_result.result.text, stats.steps)
+            pane.show_reply(job_result.result.text, stats.steps, typeset=True)
             if planned.mode == "speculative" and stats.steps is not None:
                 self.acceptance.show_steps(stats.steps, stats.max_accepted, stats.accepted_tokens, now=True)
         self._live_pane, self._live_k = None, None
