@@ -27,3 +27,13 @@ def test_modules_stay_small():
     assert not too_long, f"modules over {MAX_LINES} lines: {too_long}"
     main_window = sizes[Path("eagle_chat/ui/main_window.py")]
     assert main_window <= MAX_MAIN_WINDOW_LINES, f"ui/main_window.py has {main_window} lines"
+
+
+def test_the_wheel_lists_every_package():
+    """pyproject's explicit package list is what a wheel (and the bundle's hooks) carry: a package missing
+    from it works in the editable checkout and fails with ModuleNotFoundError in a real install."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "eagle_chat").rglob("__init__.py")}
+    assert found <= listed, f"packages missing from [tool.setuptools] packages: {sorted(found - listed)}"
