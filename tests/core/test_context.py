@@ -170,8 +170,8 @@ def test_a_first_message_is_counted_once():
 def test_a_reply_renders_its_prompt_once_and_each_prompt_gets_its_own_text(spec_engine, monkeypatch):
     spec_engine.plan_context("warm-up", GenerationSettings(max_new_tokens=4))  # the template's overhead, once
     renders = []
-    render = spec_engine._render
-    monkeypatch.setattr(spec_engine, "_render", lambda prompt, thinking: renders.append(1) or render(prompt, thinking))
+    render = spec_engine._chat.prompt  # renders the template and encodes its text, once per prompt
+    monkeypatch.setattr(spec_engine._chat, "prompt", lambda *args, **kwargs: renders.append(1) or render(*args, **kwargs))
     question = [{"role": "user", "content": "A question this test asks once: what is a trie?"}]
     result = spec_engine.generate(question, GenerationSettings(max_new_tokens=4))
     assert len(renders) == 1 and result.stats.input_tokens == spec_engine.count_prompt_tokens(question)
