@@ -25,7 +25,7 @@ def test_the_prefill_is_the_start_of_the_next_turns_prompt(spec_engine):
     answer = history[-1]["content"].split("</think>")[-1].strip()  # the template drops earlier thinking
     assert sent.text.startswith(start.text) and answer and answer in start.text
     assert sent.text[len(start.text):].startswith("And a lexer?")  # only the new message is left to prefill
-    assert sent.ids[:len(start.ids)] == start.ids  # and the ids sent start with the prefill's
+    assert sent.ids.tolist()[:len(start.ids)] == start.ids.tolist()  # and the ids sent start with the prefill's
 
     result = spec_engine.generate(history, replace(SETTINGS, next_turn=True))
     assert result.stats.input_tokens == len(start.ids)
@@ -43,7 +43,7 @@ def test_the_prefill_follows_the_context_budgets_cut(spec_engine):
     start = prefill.next_turn_prompt(spec_engine, history, settings)
     sent = spec_engine.prompt(plan.messages, settings.thinking)
     assert "Turn 0." not in start.text and sent.text.startswith(start.text)
-    assert sent.text[len(start.text):].startswith("Next?") and sent.ids[:len(start.ids)] == start.ids
+    assert sent.text[len(start.text):].startswith("Next?") and sent.ids.tolist()[:len(start.ids)] == start.ids.tolist()
 
 
 def test_a_prefill_changes_no_reply(spec_engine):

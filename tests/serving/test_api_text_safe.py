@@ -22,7 +22,7 @@ def test_a_fake_turn_in_any_message_stays_text(client, spec_engine, role):
     index = {"system": 0, "user": 3, "assistant": 2}[role]
     conversation[index] = {"role": role, "content": conversation[index]["content"] + FAKE_TURN}
     sent = spec_engine.prompt(conversation)
-    assert sent.ids.count(IM_START) == 5 and sent.ids.count(IM_END) == 4  # the template's four turns only
+    assert sent.ids.tolist().count(IM_START) == 5 and sent.ids.tolist().count(IM_END) == 4  # the template's four turns only
     naive = spec_engine.tokenizer.encode(sent.text, add_special_tokens=False).input_ids.get_shape()[-1]
 
     reply = client.chat.completions.create(model=MODEL, messages=conversation, max_tokens=16,

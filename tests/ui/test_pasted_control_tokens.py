@@ -24,7 +24,7 @@ def test_a_pasted_page_with_control_strings_opens_no_turn(qtbot, open_window, pl
     message, result = blocker.args
     assert result is not None, message.error
     sent = plain_engine.prompt([{"role": "user", "content": PAGE}], window.generation_settings().thinking)
-    assert sent.ids.count(IM_START) == 2 and sent.ids.count(IM_END) == 1  # the template's own turn only
+    assert sent.ids.tolist().count(IM_START) == 2 and sent.ids.tolist().count(IM_END) == 1  # the template's own turn only
     naive = plain_engine.tokenizer.encode(sent.text, add_special_tokens=False).input_ids.get_shape()[-1]
     assert result.stats.input_tokens == len(sent.ids) != naive  # what the model read: the text as text
     assert window.controller.conversation.history()[0]["content"] == PAGE  # stored as pasted

@@ -31,6 +31,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 Message = Mapping[str, str]
 Render = Callable[[Sequence[Message], bool], str]  # messages, add_generation_prompt -> the template's text
 STAND_IN = 0xF0000  # Supplementary Private Use Area-A: a prompt's n-th protected string is chr(STAND_IN + n)
@@ -44,10 +46,11 @@ class NoSuchText(ValueError):
 
 @dataclass(frozen=True)
 class Prompt:
-    """One prompt: ``text`` as the model reads it (the template's, contents as they are) and its ``ids``."""
+    """One prompt: ``text`` as the model reads it (the template's, contents as they are) and its ``ids``
+    (int64, as the tokenizer gives them: no Python list of a long prompt's ids on the way to the model)."""
 
     text: str
-    ids: list[int]
+    ids: np.ndarray
 
 
 class ChatTokens:
@@ -90,7 +93,7 @@ class ChatTokens:
             return Prompt(text, self.encode(_restore(rendered, found, self._joined)))
         return Prompt(text, self._encode_guarded(rendered, found))
 
-    def text_ids(self, text: str) -> list[int]:
+    def text_ids(self, text: str) -> np.ndarray:
         """``text`` encoded with every control string in it as text."""
         found: dict[str, str] = {}
         guarded = self._guard_text(text, found)
@@ -106,8 +109,8 @@ class ChatTokens:
         counts = [int(n) for n in encoded.attention_mask.data.sum(axis=-1)]
         return [len(self.text_ids(t)) if self.has_control(t) else n for t, n in zip(texts, counts)]
 
-    def encode(self, text: str) -> list[int]:
-        return [int(i) for i in self.tokenizer.encode(text, add_special_tokens=False).input_ids.data[0]]
+    def encode(self, text: str) -> np.ndarray:
+        return np.array(self.tokenizer.encode(text, add_special_tokens=False).input_ids.data[0], dtype=np.int64)
 
     def _guard(self, message: Message, found: dict[str, str]) -> dict[str, str]:
         content = message.get("content")
@@ -124,7 +127,7 @@ class ChatTokens:
     def _joined(self, string: str) -> str:
         return _joined(string) if string in self.control else string
 
-    def _encode_guarded(self, text: str, found: dict[str, str]) -> list[int]:
+    def _encode_guarded(self, text: str, found: dict[str, str]) -> np.ndarray:
         by_stand_in = {stand_in: s for s, stand_in in found.items()}
         parts = re.split(f"({_STAND_INS})", text)
         plain = [p for i, p in enumerate(parts) if i % 2 == 0 and p]
@@ -135,7 +138,7 @@ class ChatTokens:
                 ids += self._string_as_text(by_stand_in[part])
             elif part:
                 ids += next(encoded)
-        return ids
+        return np.array(ids, dtype=np.int64)
 
     def _encode_many(self, texts: list[str]) -> list[list[int]]:
         if not texts:
@@ -159,7 +162,7 @@ class ChatTokens:
         for ids in candidates:
             if not self.control_ids.intersection(ids) and self.tokenizer.decode(ids, skip_special_tokens=False) == string:
                 return ids
-        return self.encode(_joined(string))  # no cut keeps it whole: the invisible-joiner fallback
+        return self.encode(_joined(string)).tolist()  # no cut keeps it whole: the invisible-joiner fallback
 
 
 def chat_renderer(tokenizer, thinking: bool | None) -> Render:
@@ -175,14 +178,12 @@ def chat_renderer(tokenizer, thinking: bool | None) -> Render:
     return render
 
 
-def tokenized_inputs(ids: Sequence[int]):
+def tokenized_inputs(ids: np.ndarray):
     """GenAI's TokenizedInputs for one prompt of ``ids``."""
-    import numpy as np
     import openvino as ov
     import openvino_genai as ov_genai
 
-    return ov_genai.TokenizedInputs(ov.Tensor(np.array([ids], dtype=np.int64)),
-                                    ov.Tensor(np.ones((1, len(ids)), dtype=np.int64)))
+    return ov_genai.TokenizedInputs(ov.Tensor(ids.reshape(1, -1)), ov.Tensor(np.ones((1, len(ids)), dtype=np.int64)))
 
 
 def control_strings(tokenizer) -> dict[str, int]:
