@@ -181,3 +181,36 @@ def test_a_reply_renders_its_prompt_once_and_each_prompt_gets_its_own_text(spec_
     other = [{"role": "user", "content": "Another question?"}]
     assert "Another question?" in spec_engine.prompt_text(other) and "trie" not in spec_engine.prompt_text(other)
     assert len(renders) == 5
+
+
+def test_remembered_token_counts_stay_within_their_byte_bound():
+    import random
+    import tracemalloc
+
+    calls = []
+
+    def counting(texts):
+        calls.append(len(texts))
+        return count_texts(texts)
+
+    bound = 1 << 20
+    counts = ctx.TokenCounts(counting, max_bytes=bound)
+    rng = random.Random(23)
+
+    def history(i):  # ~20 kB of distinct messages per request, as an agent sends them
+        return [f"request {i} message {m} " + " ".join(str(rng.random()) for _ in range(100)) for m in range(10)]
+
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for i in range(200):
+        texts = history(i)
+        assert counts.count(texts) == count_texts(texts)
+        del texts
+    grown = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "filename"))
+    tracemalloc.stop()
+    assert counts.bytes <= bound and grown < bound + (256 << 10)  # 200 x 20 kB = 4 MB were counted
+    # what the cache is for: a conversation's earlier messages are not counted again at its next turn
+    texts, calls[:] = history(200), []
+    counts.count(texts)
+    counts.count([*texts, "the next message"])
+    assert calls == [10, 1]
