@@ -170,8 +170,8 @@ def test_a_first_message_is_counted_once():
 def test_a_reply_renders_its_prompt_once_and_each_prompt_gets_its_own_text(spec_engine, monkeypatch):
     spec_engine.plan_context("warm-up", GenerationSettings(max_new_tokens=4))  # the template's overhead, once
     renders = []
-    render = spec_engine._render
-    monkeypatch.setattr(spec_engine, "_render", lambda prompt, thinking: renders.append(1) or render(prompt, thinking))
+    render = spec_engine._chat.prompt  # renders the template and encodes its text, once per prompt
+    monkeypatch.setattr(spec_engine._chat, "prompt", lambda *args, **kwargs: renders.append(1) or render(*args, **kwargs))
     question = [{"role": "user", "content": "A question this test asks once: what is a trie?"}]
     result = spec_engine.generate(question, GenerationSettings(max_new_tokens=4))
     assert len(renders) == 1 and result.stats.input_tokens == spec_engine.count_prompt_tokens(question)
@@ -181,3 +181,36 @@ def test_a_reply_renders_its_prompt_once_and_each_prompt_gets_its_own_text(spec_
     other = [{"role": "user", "content": "Another question?"}]
     assert "Another question?" in spec_engine.prompt_text(other) and "trie" not in spec_engine.prompt_text(other)
     assert len(renders) == 5
+
+
+def test_remembered_token_counts_stay_within_their_byte_bound():
+    import random
+    import tracemalloc
+
+    calls = []
+
+    def counting(texts):
+        calls.append(len(texts))
+        return count_texts(texts)
+
+    bound = 1 << 20
+    counts = ctx.TokenCounts(counting, max_bytes=bound)
+    rng = random.Random(23)
+
+    def history(i):  # ~20 kB of distinct messages per request, as an agent sends them
+        return [f"request {i} message {m} " + " ".join(str(rng.random()) for _ in range(100)) for m in range(10)]
+
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for i in range(200):
+        texts = history(i)
+        assert counts.count(texts) == count_texts(texts)
+        del texts
+    grown = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "filename"))
+    tracemalloc.stop()
+    assert counts.bytes <= bound and grown < bound + (256 << 10)  # 200 x 20 kB = 4 MB were counted
+    # what the cache is for: a conversation's earlier messages are not counted again at its next turn
+    texts, calls[:] = history(200), []
+    counts.count(texts)
+    counts.count([*texts, "the next message"])
+    assert calls == [10, 1]

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from eagle_chat.core.generation import prefill
 from eagle_chat.core.generation.engine import GenerationSettings
 
@@ -21,15 +19,16 @@ def exchange(engine, messages, text, settings=SETTINGS):
 
 def test_the_prefill_is_the_start_of_the_next_turns_prompt(spec_engine):
     history, _ = exchange(spec_engine, [{"role": "system", "content": "Be brief."}], "What is a parser?")
-    text = prefill.next_turn_text(spec_engine, history, SETTINGS)
+    start = prefill.next_turn_prompt(spec_engine, history, SETTINGS)
     new = [*history, {"role": "user", "content": "And a lexer?"}]
-    sent = spec_engine.prompt_text(spec_engine.plan_context(new, SETTINGS).messages, SETTINGS.thinking)
+    sent = spec_engine.prompt(spec_engine.plan_context(new, SETTINGS).messages, SETTINGS.thinking)
     answer = history[-1]["content"].split("</think>")[-1].strip()  # the template drops earlier thinking
-    assert sent.startswith(text) and answer and answer in text
-    assert sent[len(text):].startswith("And a lexer?")  # only the new message is left to prefill
+    assert sent.text.startswith(start.text) and answer and answer in start.text
+    assert sent.text[len(start.text):].startswith("And a lexer?")  # only the new message is left to prefill
+    assert sent.ids.tolist()[:len(start.ids)] == start.ids.tolist()  # and the ids sent start with the prefill's
 
     result = spec_engine.generate(history, replace(SETTINGS, next_turn=True))
-    assert result.stats.input_tokens == spec_engine.count_tokens(text)
+    assert result.stats.input_tokens == len(start.ids)
     assert 1 <= result.stats.generated_tokens <= SETTINGS.num_assistant_tokens + prefill.EXTRA_STEPS
 
 
@@ -41,9 +40,10 @@ def test_the_prefill_follows_the_context_budgets_cut(spec_engine):
         history, _ = exchange(spec_engine, history, f"Turn {turn}. {question}", replace(settings, max_new_tokens=24))
     plan = spec_engine.plan_context([*history, {"role": "user", "content": "Next?"}], settings)
     assert plan.dropped > 0
-    text = prefill.next_turn_text(spec_engine, history, settings)
-    sent = spec_engine.prompt_text(plan.messages, settings.thinking)
-    assert "Turn 0." not in text and sent.startswith(text) and sent[len(text):].startswith("Next?")
+    start = prefill.next_turn_prompt(spec_engine, history, settings)
+    sent = spec_engine.prompt(plan.messages, settings.thinking)
+    assert "Turn 0." not in start.text and sent.text.startswith(start.text)
+    assert sent.text[len(start.text):].startswith("Next?") and sent.ids.tolist()[:len(start.ids)] == start.ids.tolist()
 
 
 def test_a_prefill_changes_no_reply(spec_engine):
@@ -53,27 +53,3 @@ def test_a_prefill_changes_no_reply(spec_engine):
     spec_engine.generate(history, replace(SETTINGS, next_turn=True))
     _, after = exchange(spec_engine, history, question)
     assert after.text == without.text and after.stats.input_tokens == without.stats.input_tokens
-
-
-class Tokens:
-    def __init__(self, ids):
-        self.input_ids = type("Ids", (), {"get_shape": lambda _self: [1, len(ids)]})()
-
-
-class BosTokenizer:
-    """A tokenizer that adds "<s>" when asked for special tokens, as Llama 3's does with its BOS."""
-
-    def __init__(self, adds: bool):
-        self.adds = adds
-
-    def get_bos_token(self):
-        return "<s>"
-
-    def encode(self, text, add_special_tokens=True):
-        return Tokens([1] * (len(text) + (1 if add_special_tokens and self.adds else 0)))
-
-
-@pytest.mark.parametrize("adds, expected", [(True, "<|user|>hi"), (False, "<s><|user|>hi")])
-def test_a_templates_bos_comes_off_only_when_the_tokenizer_adds_one(adds, expected):
-    assert prefill.without_added_bos(BosTokenizer(adds), "<s><|user|>hi") == expected
-    assert prefill.without_added_bos(BosTokenizer(adds), "<|user|>hi") == "<|user|>hi"

@@ -24,8 +24,11 @@ The limits per device (see ``docs/context.md``):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import sys
+import threading
 import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 Message = Mapping[str, str]
@@ -38,8 +41,8 @@ MIN_REPLY_TOKENS = 16  # below this a reply is not worth starting: the message i
 MIN_PROMPT_SHARE = 4  # however large max new tokens is, a quarter of the context stays for the prompt
 CHUNK_SHARE = 4  # old turns are dropped about prompt_limit / 4 tokens at a time
 _OVERHEADS: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
-_TEXT_TOKENS: "weakref.WeakKeyDictionary[object, dict[str, int]]" = weakref.WeakKeyDictionary()
-MAX_REMEMBERED_TEXTS = 20_000
+_TEXT_TOKENS: "weakref.WeakKeyDictionary[object, TokenCounts]" = weakref.WeakKeyDictionary()
+TOKEN_COUNTS_BYTES = 8 << 20  # the texts whose tokens are remembered, per pipeline: ~16 conversations of 128k tokens
 
 
 @dataclass(frozen=True)
@@ -105,21 +108,49 @@ def plan_for(engine, prompt: str | Sequence[Message], max_new_tokens: int, think
     def count(chosen: Sequence[Message]) -> int:
         return engine.count_prompt_tokens(chosen, thinking)
 
-    known = _TEXT_TOKENS.setdefault(engine, {})
-
-    def count_texts(texts: Sequence[str]) -> list[int]:
-        """Tokens of each text, remembered: a conversation's old messages are counted once, not every turn."""
-        missing = [t for t in dict.fromkeys(texts) if t not in known]
-        if missing:
-            if len(known) + len(missing) > MAX_REMEMBERED_TEXTS:
-                known.clear()
-            known.update(zip(missing, engine.count_text_tokens(missing)))
-        return [known[t] for t in texts]
-
+    known = _TEXT_TOKENS.get(engine)
+    if known is None:
+        known = _TEXT_TOKENS[engine] = TokenCounts(engine.count_text_tokens)
     overheads = _OVERHEADS.setdefault(engine, {})
     if thinking not in overheads:  # measured once per pipeline and thinking switch
-        overheads[thinking] = message_overhead(count, count_texts)
-    return fit(messages, max_new_tokens, engine.context_limits, count, count_texts, overhead=overheads[thinking])
+        overheads[thinking] = message_overhead(count, known.count)
+    return fit(messages, max_new_tokens, engine.context_limits, count, known.count, overhead=overheads[thinking])
+
+
+class TokenCounts:
+    """Tokens of each text, remembered so that a conversation's old messages are counted once, not every
+    turn; at most ``max_bytes`` of texts (their size in memory), the least recently used going first.
+
+    Bounded in bytes, not entries: agents send a distinct large history with every request (20,000
+    remembered 20 kB texts were 400 MB)."""
+
+    def __init__(self, count_texts: CountTexts, max_bytes: int = TOKEN_COUNTS_BYTES):
+        self._count_texts, self.max_bytes = count_texts, max_bytes
+        self._known: OrderedDict[str, int] = OrderedDict()
+        self._lock = threading.Lock()
+        self.bytes = 0
+
+    def count(self, texts: Sequence[str]) -> list[int]:
+        with self._lock:  # the budget may be worked out on more than one thread
+            known = self._known
+            missing = [t for t in dict.fromkeys(texts) if t not in known]
+            counts = dict(zip(missing, self._count_texts(missing))) if missing else {}
+            for text in texts:
+                if text in known:
+                    known.move_to_end(text)
+                    counts.setdefault(text, known[text])
+            for text in missing:
+                known[text] = counts[text]
+                self.bytes += _entry_bytes(text)
+            while self.bytes > self.max_bytes:
+                text, _ = known.popitem(last=False)
+                self.bytes -= _entry_bytes(text)
+            return [counts[t] for t in texts]
+
+
+def _entry_bytes(text: str) -> int:
+    """What remembering ``text`` costs: the string and its share of the dictionary (~100 bytes)."""
+    return sys.getsizeof(text) + 100
 
 
 def prompt_limit(limits: ContextLimits, max_new_tokens: int) -> int:

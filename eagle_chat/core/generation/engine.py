@@ -20,6 +20,7 @@ from pathlib import Path
 
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation import context as ctx
+from eagle_chat.core.generation.chat_tokens import ChatTokens, Prompt, chat_renderer, tokenized_inputs
 from eagle_chat.core.generation import devices as dev
 from eagle_chat.core.generation import kv_cache, prefill, short_prompt
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
@@ -170,7 +171,8 @@ class Engine:
         self._tokenizer = self._pipe.get_tokenizer()
         self._token_lengths = token_lengths(self._tokenizer)
         self._lock = threading.Lock()
-        self._last_render: tuple[tuple, str] | None = None  # (the prompt_text key, its text)
+        self._chat = ChatTokens(self._tokenizer)  # a message's text stays text (see chat_tokens)
+        self._last_render: tuple[tuple, Prompt] | None = None  # (the prompt's key, its text and ids)
         self.context_limits = ctx.limits_for(self.plan, spec.npu)
 
     @property
@@ -187,35 +189,36 @@ class Engine:
 
     def count_prompt_tokens(self, prompt: str | Sequence[Message], thinking: bool | None = None) -> int:
         """Tokens the prompt occupies after the chat template — what MAX_PROMPT_LEN limits on NPU."""
-        return self.count_tokens(self.prompt_text(prompt, thinking))
+        return len(self.prompt(prompt, thinking).ids)
 
     def count_tokens(self, text: str) -> int:
         """Tokens ``text`` encodes to as it stands (no template, no special tokens)."""
         return int(self._tokenizer.encode(text, add_special_tokens=False).input_ids.get_shape()[-1])
 
     def prompt_text(self, prompt: str | Sequence[Message], thinking: bool | None = None) -> str:
-        """The prompt as the model reads it, after the chat template.
+        """The prompt as the model reads it, after the chat template (see ``prompt``)."""
+        return self.prompt(prompt, thinking).text
+
+    def prompt(self, prompt: str | Sequence[Message], thinking: bool | None = None, until: str | None = None) -> Prompt:
+        """The prompt after the chat template, as text and as the ids sent (each message's text as text).
 
         A conversation that ends with an assistant message is a reply to *continue*: the template renders
         the turns before it with the generation prompt, and that reply's text follows as it stands. The last
-        rendering is remembered: a reply renders its prompt to count it (the context budget), then to send it."""
+        rendering is remembered: a reply renders its prompt to count it (the context budget), then to send it.
+        ``until``: only the prompt up to the last place this text is rendered (not remembered)."""
+        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
+        render = chat_renderer(self._tokenizer, thinking if self.supports_thinking else None)
+        if until is not None:
+            return self._chat.prompt(messages, render, until=until)
         key = (thinking, prompt if isinstance(prompt, str) else tuple(tuple(sorted(m.items())) for m in prompt))
         last = self._last_render  # one read: another thread may count a prompt meanwhile
         if last is None or last[0] != key:
-            self._last_render = last = (key, self._render(prompt, thinking))
+            self._last_render = last = (key, self._chat.prompt(messages, render))
         return last[1]
 
-    def _render(self, prompt: str | Sequence[Message], thinking: bool | None) -> str:
-        if not isinstance(prompt, str) and prompt and prompt[-1].get("role") == "assistant":
-            head = self._tokenizer.apply_chat_template(self._history(prompt[:-1], thinking),
-                                                       add_generation_prompt=True)
-            return head + str(prompt[-1].get("content", ""))
-        return self._tokenizer.apply_chat_template(self._history(prompt, thinking), add_generation_prompt=True)
-
     def count_text_tokens(self, texts: Sequence[str]) -> list[int]:
-        """Plain tokens of each text (no template), in one tokenizer call."""
-        encoded = self._tokenizer.encode(list(texts), add_special_tokens=False) if texts else None
-        return [int(n) for n in encoded.attention_mask.data.sum(axis=-1)] if texts else []
+        """Tokens of each text (no template, a control string in it counted as text), one tokenizer call."""
+        return self._chat.count_texts(texts)
 
     def plan_context(self, prompt: str | Sequence[Message], settings: GenerationSettings) -> ctx.ContextPlan:
         """What of ``prompt`` is sent and how many tokens may come back (see ``context.fit``)."""
@@ -225,16 +228,6 @@ class Engine:
             check_prompt_length(error.tokens, device=self.plan.device, npu=self.spec.npu, max_context=error.limit + 1)
             raise EngineError("This message is {tokens} tokens long; with room for a reply the model takes at "
                               "most {limit}. Shorten the message.", tokens=error.tokens, limit=error.limit) from None
-
-    def _history(self, prompt: str | Sequence[Message], thinking: bool | None):
-        """A GenAI ChatHistory for ``prompt`` (a string is one user message), with the thinking switch."""
-        import openvino_genai as ov_genai
-
-        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
-        history = ov_genai.ChatHistory([dict(m) for m in messages])
-        if thinking is not None and self.supports_thinking:
-            history.set_extra_context({"enable_thinking": bool(thinking)})
-        return history
 
     def generate(
         self,
@@ -254,24 +247,24 @@ class Engine:
         each step's drafted tokens and own token wrote (see :mod:`eagle_chat.core.generation.steps` for how
         it relates to GenAI's accepted and generated counts); each chunk carries the steps since the last.
         """
-        if settings.next_turn:  # the text the next turn will start with, a few tokens of it (thrown away)
-            prompt, settings = prefill.next_turn_text(self, prompt, settings), prefill.run_settings(settings)
+        next_turn = settings.next_turn  # the start of the next turn's prompt, a few tokens of it (thrown away)
+        if next_turn:
+            sent, settings = prefill.next_turn_prompt(self, prompt, settings), prefill.run_settings(settings)
         config = self._config(settings)
-        self._check_prompt(prompt)
-        plan = self.plan_context(prompt, settings)
-        config.max_new_tokens = plan.max_new_tokens
-        # A string goes in as a one-element list, exactly as pipe.generate(prompt) sends it (bench compares
-        # with the GenAI samples that way); a conversation goes in as a ChatHistory of what fits; a reply to
-        # continue goes in as its rendered text, with the template switched off.
-        sent = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else plan.messages
-        prompt_text = self.prompt_text(sent, settings.thinking)
-        continuing = sent[-1].get("role") == "assistant"
-        inputs = [prompt] if isinstance(prompt, str) else self._history(sent, settings.thinking)
-        if continuing:
-            inputs, config.apply_chat_template = [prompt_text], False
+        if not next_turn:
+            self._check_prompt(prompt)
+            plan = self.plan_context(prompt, settings)
+            config.max_new_tokens = plan.max_new_tokens
+            sent = self.prompt([{"role": "user", "content": prompt}] if isinstance(prompt, str) else plan.messages,
+                               settings.thinking)
+        # The prompt goes in as ids (template tokens as control tokens, each message's text as text: see
+        # chat_tokens); a string with the template switched off (the API's /v1/completions) as it stands.
+        raw = isinstance(prompt, str) and not settings.chat_template
+        inputs = [prompt] if raw else tokenized_inputs(sent.ids)
+        continuing = not next_turn and not isinstance(prompt, str) and plan.messages[-1].get("role") == "assistant"
         stop = stop or threading.Event()
-        plain = self.has_draft and self.plan.device != "NPU" and short_prompt.is_one_token(  # see short_prompt
-            self._tokenizer, prompt_text if config.apply_chat_template else inputs[0])
+        plain = self.has_draft and self.plan.device != "NPU" and (  # one token: EAGLE-3 cannot draft (short_prompt)
+            short_prompt.is_one_token(self._tokenizer, prompt) if raw else len(sent.ids) < 2)
         config.num_assistant_tokens = 0 if plain else config.num_assistant_tokens
         speculative = self.has_draft and bool(config.num_assistant_tokens)
         # Characters per step only matter where tokens were drafted (a baseline reply's steps are all 1).
@@ -290,7 +283,7 @@ class Engine:
             raise EngineError("Generation failed while streaming: {error!r}",
                               error=streamer.error) from streamer.error
         stopped = stop.is_set()
-        text = streamer.text if stopped else result.texts[0]
+        text = streamer.text if stopped else result.texts[0] if raw else self._tokenizer.decode(list(result.tokens[0]))
         stats = stats_from_result(
             result,
             mode=mode,
@@ -301,10 +294,11 @@ class Engine:
             steps=streamer.finish_record(text),
         )
         stats.load_time_ms, stats.draft_skipped = self.load_time_ms, short_prompt.NO_DRAFT_REASON if plain else None
-        stats.history_tokens, stats.history_dropped = plan.history_tokens, plan.dropped
+        if not next_turn:
+            stats.history_tokens, stats.history_dropped = plan.history_tokens, plan.dropped
         if speculative and settings.tree_depth:
             stats.tree = f"{settings.tree_depth}x{settings.branching_factor}"
-        reasoning = split_reasoning(text, inside=prompt_opens_reasoning(prompt_text), continuing=continuing)
+        reasoning = split_reasoning(text, inside=prompt_opens_reasoning(sent.text), continuing=continuing)
         if reasoning.has_thinking:
             stats.thinking_tokens, stats.thinking_ms = thinking_figures(
                 text, reasoning, streamer.chunks, self.count_tokens, stats.generated_tokens)

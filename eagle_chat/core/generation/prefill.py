@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from eagle_chat.core.generation.chat_tokens import NoSuchText
+
 NEW_MESSAGE = "\u2063next-turn\u2063"  # stands for the user's next message; templates copy it as it is
 EXTRA_STEPS = 3  # new tokens beyond K: the draft caches the prompt on its first drafting step
 
@@ -31,31 +33,19 @@ class NoPrefill(Exception):
     """Nothing to prefill: the template does not show where the next message's text would begin."""
 
 
-def next_turn_text(engine, history: Sequence[Mapping[str, str]], settings) -> str:
-    """The text the next turn's prompt will start with, for ``history`` (system prompt first, the reply
-    just written last): what the context budget would send with a new user message, through the chat
-    template, up to where that message's text begins."""
+def next_turn_prompt(engine, history: Sequence[Mapping[str, str]], settings):
+    """The prompt the next turn will start with, for ``history`` (system prompt first, the reply just
+    written last): what the context budget would send with a new user message, through the chat template,
+    up to where that message's text begins — as text and as the ids sent (a Prompt)."""
     probe = [*(dict(m) for m in history), {"role": "user", "content": NEW_MESSAGE}]
     plan = engine.plan_context(probe, settings)
-    text = engine.prompt_text(plan.messages, settings.thinking)
-    at = text.rfind(NEW_MESSAGE)
-    if at <= 0:
-        raise NoPrefill
-    return without_added_bos(engine.tokenizer, text[:at])
-
-
-def without_added_bos(tokenizer, text: str) -> str:
-    """``text`` to be tokenized with special tokens added: a template's own BOS string comes off when the
-    tokenizer adds a BOS itself (Llama 3's does; Qwen's adds none), or the tokens would be shifted by one."""
-    bos = tokenizer.get_bos_token()
-    if not bos or not text.startswith(bos):
-        return text
-    plain = tokenizer.encode("a", add_special_tokens=False).input_ids.get_shape()[-1]
-    added = tokenizer.encode("a", add_special_tokens=True).input_ids.get_shape()[-1]
-    return text[len(bos):] if added > plain else text
+    try:
+        return engine.prompt(plan.messages, settings.thinking, until=NEW_MESSAGE)
+    except NoSuchText:
+        raise NoPrefill from None
 
 
 def run_settings(settings):
-    """How the prefill itself runs: the text as it stands (no template), a few tokens, same mode and K."""
+    """How the prefill itself runs: a few tokens, same mode and K."""
     tokens = settings.num_assistant_tokens + EXTRA_STEPS if settings.speculative else 1
-    return replace(settings, next_turn=False, chat_template=False, max_new_tokens=max(1, tokens))
+    return replace(settings, next_turn=False, max_new_tokens=max(1, tokens))
