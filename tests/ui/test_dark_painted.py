@@ -100,7 +100,8 @@ def test_the_placeholder_and_the_eagle3_switch_read_in_dark(qtbot, dark_window):
     prompt.clear()
     empty = grab(prompt.viewport())
     base = common_colour(empty, empty.rect())
-    hint = ink(empty, QRect(0, 0, empty.width() // 2, 30), base)
+    # Right of the text cursor: the message box has the keyboard, and its cursor is drawn in the text colour.
+    hint = ink(empty, QRect(8, 0, empty.width() // 2, 30), base)
     qtbot.keyClicks(prompt, "Message EagleChat")
     typed = grab(prompt.viewport())
     text = ink(typed, QRect(0, 0, typed.width() // 2, 30), base)
