@@ -59,7 +59,7 @@ def test_bad_input_is_a_400_naming_the_field_without_machine_paths(http, path, r
     error = response.json()["error"]
     assert (error["param"], error["code"], error["type"]) == (param, code, "invalid_request_error")
     assert "/" not in error["message"].replace("/v1", "") and "site-packages" not in error["message"]
-    good = http.post("/chat/completions", content=body())
+    good = http.post("/chat/completions", content=body(), headers={"content-type": "application/json"})
     assert good.status_code == 200 and good.json()["usage"]["completion_tokens"] > 0
 
 
