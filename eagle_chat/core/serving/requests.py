@@ -38,8 +38,12 @@ CHAT_FIELDS = _COMMON | {
 }
 TEXT_FIELDS = _COMMON | {"prompt", "logprobs", "echo", "best_of", "suffix"}
 STREAM_OPTIONS = {"include_usage", "continuous_usage_stats", "include_obfuscation"}
-MESSAGE_FIELDS = {"role", "content", "name", "reasoning_content", "refusal", "tool_calls", "function_call", "audio"}
-PART_FIELDS = {"type", "text", "prompt_cache_breakpoint"}
+# ``cache_control`` ({"type": "ephemeral"}): the prompt-caching mark litellm (its cache_control_injection_points)
+# and LangChain pass on to any OpenAI-compatible server, on a message or on a text part. Prefix caching is
+# automatic here, so it changes nothing, like OpenAI's own ``prompt_cache_breakpoint``.
+MESSAGE_FIELDS = {"role", "content", "name", "reasoning_content", "refusal", "tool_calls", "function_call", "audio",
+                  "cache_control"}
+PART_FIELDS = {"type", "text", "prompt_cache_breakpoint", "cache_control"}
 # Fields that would change the answer: only these values (the ones that ask for nothing) are accepted.
 _NOTHING = {
     "logprobs": (None, False), "top_logprobs": (None, 0), "functions": (None, []),
@@ -256,6 +260,7 @@ def _messages(value: object) -> list[dict]:
                           param=f"{where}.tool_calls")
         if message.get("audio") is not None:
             raise invalid(f"{where}.audio: audio is not supported by this server.", param=f"{where}.audio")
+        _cache_mark(message, where)
         messages.append({"role": role, "content": _content(message.get("content"), role, where)})
     if not any(m["role"] == "user" and m["content"].strip() for m in messages):
         raise invalid("'messages' needs at least one user message with text.", param="messages")
@@ -276,9 +281,17 @@ def _content(value: object, role: str, where: str) -> str:
             if set(part) - PART_FIELDS:
                 extra = printable(", ".join(sorted(set(part) - PART_FIELDS)))
                 raise invalid(f"Unrecognized argument in {at}: {extra}.", param=at)
+            _cache_mark(part, at)
             texts.append(part["text"])
         return "\n".join(texts)
     raise invalid(f"{where}.content must be a string or a list of text parts.", param=f"{where}.content")
+
+
+def _cache_mark(holder: dict, where: str) -> None:
+    """A ``cache_control`` mark is accepted and ignored, but only in its shape: an object (or null)."""
+    if holder.get("cache_control") is not None and not isinstance(holder["cache_control"], dict):
+        raise invalid(f"{where}.cache_control must be an object such as {{\"type\": \"ephemeral\"}}.",
+                      param=f"{where}.cache_control")
 
 
 def _thinking(data: dict) -> bool | None:
