@@ -125,6 +125,28 @@ def test_a_prompt_caching_mark_from_litellm_or_langchain_changes_nothing(http):
         assert reply.json()["usage"] == unmarked.json()["usage"]
 
 
+# The bytes langchain-openai 1.8's OpenAI(temperature=0).batch([...]) sends: every prompt in one request.
+LANGCHAIN_BATCH = (b'{"model":"tiny-qwen3","prompt":["def reverse(s):","import os\\n"],'
+                   b'"frequency_penalty":0,"logprobs":null,"max_tokens":8,"n":1,"presence_penalty":0,"seed":null,'
+                   b'"temperature":0.0,"top_p":1}')
+
+
+def test_a_list_of_prompts_gets_a_choice_per_prompt_as_each_alone_would(http, client):
+    alone = [client.completions.create(model=MODEL, prompt=p, max_tokens=8)
+             for p in ("def reverse(s):", "import os\n")]
+    reply = http.post("/completions", content=LANGCHAIN_BATCH, headers={"content-type": "application/json"})
+    assert reply.status_code == 200, reply.text
+    choices = reply.json()["choices"]
+    assert [(c["index"], c["text"], c["finish_reason"]) for c in choices] == \
+        [(i, a.choices[0].text, a.choices[0].finish_reason) for i, a in enumerate(alone)]
+    assert all(c["eagle_chat"]["mode"] == "speculative" for c in choices)
+    assert reply.json()["usage"]["completion_tokens"] == sum(a.usage.completion_tokens for a in alone)
+    for fields, param in (({"prompt": ["a b", " "]}, "prompt[1]"), ({"prompt": ["a b"] * 33}, "prompt"),
+                          ({"prompt": ["a b", "c d"], "stream": True}, "stream"), ({"prompt": [1, 2]}, "prompt")):
+        refused = http.post("/completions", json={"model": MODEL, "max_tokens": 4, **fields})
+        assert (refused.status_code, refused.json()["error"]["param"]) == (400, param)
+
+
 def test_what_would_change_the_answer_is_refused_naming_the_field(client):
     import openai
 
