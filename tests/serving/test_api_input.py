@@ -48,6 +48,8 @@ BAD = [
      "messages[0].content", "invalid_text"),
     ("surrogate_prompt", "/completions", json.dumps({"model": MODEL, "prompt": "\udc00 x"}).encode(), "prompt",
      "invalid_text"),
+    ("string_cache_control", "/chat/completions",
+     body(messages=[{"role": "user", "content": "x", "cache_control": "yes"}]), "messages[0].cache_control", None),
     ("bool_n", "/completions", json.dumps({"model": MODEL, "prompt": "x", "best_of": True}).encode(), "best_of", None),
 ]
 
@@ -99,6 +101,50 @@ def test_the_openai_sdk_may_send_every_field_that_changes_nothing(client, spec_e
     text = client.completions.create(model=MODEL, prompt="import os\n", max_tokens=8, user="u", seed=1,
                                      extra_body={"prompt_cache_key": "k", "safety_identifier": "s"})
     assert text.choices[0].text
+
+
+# The bytes litellm 1.110 and langchain-openai 1.8 send with a prompt-caching mark (captured on the wire;
+# litellm's "openai/" provider passes it on, its cache_control_injection_points adds it to a message).
+LITELLM_MARKED = (b'{"model":"tiny-qwen3","messages":[{"role":"system","content":"You write Python.",'
+                  b'"cache_control":{"type":"ephemeral"}},{"role":"user","content":"Write a Python function that '
+                  b'reverses a string."}],"max_tokens":16}')
+LANGCHAIN_MARKED = (b'{"model":"tiny-qwen3","stream":false,"messages":[{"content":"You write Python.","role":"system"}'
+                    b',{"content":[{"type":"text","text":"Write a Python function that reverses a string.",'
+                    b'"cache_control":{"type":"ephemeral"}}],"role":"user"}],"max_completion_tokens":16}')
+
+
+def test_a_prompt_caching_mark_from_litellm_or_langchain_changes_nothing(http):
+    unmarked = http.post("/chat/completions", json={"model": MODEL, "max_tokens": 16, "messages": [
+        {"role": "system", "content": "You write Python."}, USER[0]]})
+    assert unmarked.status_code == 200, unmarked.text
+    for raw, client in ((LITELLM_MARKED, "litellm/1.110.2"), (LANGCHAIN_MARKED, "OpenAI/Python 3.60.0")):
+        reply = http.post("/chat/completions", content=raw,
+                          headers={"content-type": "application/json", "user-agent": client})
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["choices"][0]["message"] == unmarked.json()["choices"][0]["message"]
+        assert reply.json()["usage"] == unmarked.json()["usage"]
+
+
+# The bytes langchain-openai 1.8's OpenAI(temperature=0).batch([...]) sends: every prompt in one request.
+LANGCHAIN_BATCH = (b'{"model":"tiny-qwen3","prompt":["def reverse(s):","import os\\n"],'
+                   b'"frequency_penalty":0,"logprobs":null,"max_tokens":8,"n":1,"presence_penalty":0,"seed":null,'
+                   b'"temperature":0.0,"top_p":1}')
+
+
+def test_a_list_of_prompts_gets_a_choice_per_prompt_as_each_alone_would(http, client):
+    alone = [client.completions.create(model=MODEL, prompt=p, max_tokens=8)
+             for p in ("def reverse(s):", "import os\n")]
+    reply = http.post("/completions", content=LANGCHAIN_BATCH, headers={"content-type": "application/json"})
+    assert reply.status_code == 200, reply.text
+    choices = reply.json()["choices"]
+    assert [(c["index"], c["text"], c["finish_reason"]) for c in choices] == \
+        [(i, a.choices[0].text, a.choices[0].finish_reason) for i, a in enumerate(alone)]
+    assert all(c["eagle_chat"]["mode"] == "speculative" for c in choices)
+    assert reply.json()["usage"]["completion_tokens"] == sum(a.usage.completion_tokens for a in alone)
+    for fields, param in (({"prompt": ["a b", " "]}, "prompt[1]"), ({"prompt": ["a b"] * 33}, "prompt"),
+                          ({"prompt": ["a b", "c d"], "stream": True}, "stream"), ({"prompt": [1, 2]}, "prompt")):
+        refused = http.post("/completions", json={"model": MODEL, "max_tokens": 4, **fields})
+        assert (refused.status_code, refused.json()["error"]["param"]) == (400, param)
 
 
 def test_what_would_change_the_answer_is_refused_naming_the_field(client):

@@ -17,7 +17,7 @@ import itertools
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -154,14 +154,32 @@ class _Api:
         if model is None:
             raise not_ready("No model is loaded yet; try again when GET /health says ok.")
         req = parse(body, model, self.options.limits)
+        if req.batch:
+            return await self._batch(request, req, model)
+        run = self._submit(request, req, model)
+        if req.stream:
+            return run
+        return _json(await run.collect())
+
+    def _submit(self, request: Request, req: CompletionRequest, model) -> "_Run":
         settings = req.settings(self.backend.default_settings(), model.has_draft)
         prompt = [dict(m) for m in req.prompt] if req.kind == "chat" else req.prompt
         job = Job(prompt, settings, label=request.url.path)
         self.backend.submit(job)
-        run = _Run(request, req, job, self.state)
-        if req.stream:
-            return run
-        return await run.collect()
+        return _Run(request, req, job, self.state)
+
+    async def _batch(self, request: Request, req: CompletionRequest, model) -> Response:
+        """A list of prompts (LangChain's ``OpenAI.batch`` sends one): each a job of its own, in turn, so the
+        queue stays fair; one choice per prompt, in order. A refusal of any is the response; a client that
+        hangs up stops the rest."""
+        bodies = []
+        for prompt in req.batch:
+            run = self._submit(request, replace(req, prompt=prompt, batch=()), model)
+            body = await run.collect()
+            if isinstance(body, Response) or run.disconnected:
+                return body if isinstance(body, Response) else Response(status_code=400)
+            bodies.append(body)
+        return _json(out.batched(bodies))
 
 
 class _Run(Response):
@@ -257,7 +275,8 @@ class _Run(Response):
                 return
 
     # --- collected -----------------------------------------------------------------------------------
-    async def collect(self) -> Response:
+    async def collect(self) -> dict | Response:
+        """The whole response's body, or the error response if the engine refused or failed the job."""
         watcher = asyncio.ensure_future(self._watch(self.request.receive))
         try:
             while True:
@@ -279,7 +298,7 @@ class _Run(Response):
         body = out.completion(self.reply, content="".join(self.content), reasoning=reasoning, finish=finish,
                               stats=stats, more=self._extras(stats))
         self._log(200, finish, stats)
-        return Response(out.dumps(body), media_type="application/json")
+        return body
 
     # --- book-keeping --------------------------------------------------------------------------------
     def _finish_reason(self, event: Event) -> str:
@@ -347,6 +366,10 @@ def _engine_error(event: Event, job: Job) -> ApiError:
     if event.failure in (STOPPED, UNAVAILABLE):
         return unavailable(event.text)
     return ApiError(400, event.text, code="generation_refused")
+
+
+def _json(body: dict | Response) -> Response:
+    return body if isinstance(body, Response) else Response(out.dumps(body), media_type="application/json")
 
 
 def _error_response(error: ApiError) -> Response:

@@ -20,6 +20,7 @@ from eagle_chat.core.serving.errors import ApiError, invalid
 from eagle_chat.core.serving.fields import bool_field, check_tree, is_int, number_field, printable, text_field
 
 MAX_STOP_SEQUENCES = 4
+MAX_PROMPTS = 32  # a list of prompts in one /v1/completions request (LangChain's OpenAI.batch sends up to 20)
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")  # any but none: thinking on
 ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
 # Accepted and ignored: they change nothing in the answer here (the README says what each does).
@@ -38,8 +39,12 @@ CHAT_FIELDS = _COMMON | {
 }
 TEXT_FIELDS = _COMMON | {"prompt", "logprobs", "echo", "best_of", "suffix"}
 STREAM_OPTIONS = {"include_usage", "continuous_usage_stats", "include_obfuscation"}
-MESSAGE_FIELDS = {"role", "content", "name", "reasoning_content", "refusal", "tool_calls", "function_call", "audio"}
-PART_FIELDS = {"type", "text", "prompt_cache_breakpoint"}
+# ``cache_control`` ({"type": "ephemeral"}): the prompt-caching mark litellm (its cache_control_injection_points)
+# and LangChain pass on to any OpenAI-compatible server, on a message or on a text part. Prefix caching is
+# automatic here, so it changes nothing, like OpenAI's own ``prompt_cache_breakpoint``.
+MESSAGE_FIELDS = {"role", "content", "name", "reasoning_content", "refusal", "tool_calls", "function_call", "audio",
+                  "cache_control"}
+PART_FIELDS = {"type", "text", "prompt_cache_breakpoint", "cache_control"}
 # Fields that would change the answer: only these values (the ones that ask for nothing) are accepted.
 _NOTHING = {
     "logprobs": (None, False), "top_logprobs": (None, 0), "functions": (None, []),
@@ -85,6 +90,7 @@ class CompletionRequest:
     thinking: bool | None
     continuous_usage: bool = False  # vLLM's stream_options.continuous_usage_stats: tokens so far on every chunk
     sampling_ignored: bool = False  # temperature asked for, served greedily (greedy_fallback)
+    batch: tuple[str, ...] = ()  # /v1/completions given a list of prompts: answered one after another
 
     @property
     def sampling(self) -> bool:
@@ -132,18 +138,26 @@ def parse_chat(body: object, model: ServedModel, limits: Limits) -> CompletionRe
 def parse_completion(body: object, model: ServedModel, limits: Limits) -> CompletionRequest:
     """A ``POST /v1/completions`` body (a plain prompt, no chat template) → a checked request."""
     data = _object(body, TEXT_FIELDS)
-    prompt = data.get("prompt")
-    if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], str):
-        prompt = prompt[0]
-    if not isinstance(prompt, str):
-        raise invalid("'prompt' must be a string (token arrays and batches are not supported).", param="prompt")
-    if not prompt.strip():
-        raise invalid("'prompt' is empty.", param="prompt")
+    prompts = data.get("prompt")
+    if isinstance(prompts, str):
+        prompts = [prompts]
+    if not isinstance(prompts, list) or not 1 <= len(prompts) <= MAX_PROMPTS \
+            or not all(isinstance(p, str) for p in prompts):
+        raise invalid(f"'prompt' must be a string or a list of 1 to {MAX_PROMPTS} strings (token arrays are not "
+                      "supported).", param="prompt")
+    for i, prompt in enumerate(prompts):
+        if not prompt.strip():
+            raise invalid("'prompt' is empty." if len(prompts) == 1 else f"'prompt[{i}]' is empty.",
+                          param="prompt" if len(prompts) == 1 else f"prompt[{i}]")
+    if len(prompts) > 1 and data.get("stream") is True:
+        raise invalid("A list of prompts is answered whole: send \"stream\": false, or one prompt per streamed "
+                      "request.", param="stream")
     _refuse_what_changes_the_answer(data, _TEXT_NOTHING)
     if data.get("logit_bias") not in (None, {}):
         raise invalid("'logit_bias' is not supported by this server.", param="logit_bias")
-    return _request(data, "text", prompt, model, limits, _max_tokens(data.get("max_tokens"), "max_tokens", limits),
-                    thinking=None)
+    request = _request(data, "text", prompts[0], model, limits,
+                       _max_tokens(data.get("max_tokens"), "max_tokens", limits), thinking=None)
+    return replace(request, batch=tuple(prompts)) if len(prompts) > 1 else request
 
 
 def check_sampling(request: CompletionRequest, model: ServedModel, limits: Limits, allow: object) -> CompletionRequest:
@@ -256,6 +270,7 @@ def _messages(value: object) -> list[dict]:
                           param=f"{where}.tool_calls")
         if message.get("audio") is not None:
             raise invalid(f"{where}.audio: audio is not supported by this server.", param=f"{where}.audio")
+        _cache_mark(message, where)
         messages.append({"role": role, "content": _content(message.get("content"), role, where)})
     if not any(m["role"] == "user" and m["content"].strip() for m in messages):
         raise invalid("'messages' needs at least one user message with text.", param="messages")
@@ -276,9 +291,17 @@ def _content(value: object, role: str, where: str) -> str:
             if set(part) - PART_FIELDS:
                 extra = printable(", ".join(sorted(set(part) - PART_FIELDS)))
                 raise invalid(f"Unrecognized argument in {at}: {extra}.", param=at)
+            _cache_mark(part, at)
             texts.append(part["text"])
         return "\n".join(texts)
     raise invalid(f"{where}.content must be a string or a list of text parts.", param=f"{where}.content")
+
+
+def _cache_mark(holder: dict, where: str) -> None:
+    """A ``cache_control`` mark is accepted and ignored, but only in its shape: an object (or null)."""
+    if holder.get("cache_control") is not None and not isinstance(holder["cache_control"], dict):
+        raise invalid(f"{where}.cache_control must be an object such as {{\"type\": \"ephemeral\"}}.",
+                      param=f"{where}.cache_control")
 
 
 def _thinking(data: dict) -> bool | None:

@@ -159,6 +159,16 @@ def completion(reply: ReplyIdentity, *, content: str, reasoning: str | None, fin
             "system_fingerprint": None, "choices": [choice], "usage": usage(stats), **more}
 
 
+def batched(bodies: list[dict]) -> dict:
+    """Whole responses to a list of prompts → one, as OpenAI answers a list: a choice per prompt (``index`` =
+    its place), the usage summed. Each choice carries its own reply's ``eagle_chat`` and ``timings``."""
+    choices = [{**body["choices"][0], "index": i, "eagle_chat": body["eagle_chat"], "timings": body["timings"]}
+               for i, body in enumerate(bodies)]
+    total = {key: sum(body["usage"][key] for body in bodies) for key in bodies[0]["usage"]}
+    first = {key: value for key, value in bodies[0].items() if key not in ("eagle_chat", "timings")}
+    return {**first, "choices": choices, "usage": total}
+
+
 def models_list(model: ServedModel | None) -> dict:
     data = []
     if model is not None:
