@@ -5,7 +5,6 @@ between frames, so a long conversation does not freeze the window."""
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtGui import QPalette, QTextDocument
 
 from eagle_chat.core.generation.metrics import GenerationStats
@@ -14,20 +13,6 @@ from eagle_chat.ui import theme
 from eagle_chat.ui.chat.chat_view import ChatView
 
 CODE = "Here is one:\n\n```python\ndef merge(a, b):\n    return sorted(a + b)\n```\n\nDone {i}."
-
-
-@pytest.fixture
-def palette(qapp):
-    """Switch the application palette for a test: ``palette("dark")`` / ``palette("light")``."""
-    original = qapp.palette()
-
-    def use(kind: str):
-        qapp.setPalette(theme.dark_palette() if kind == "dark" else qapp.style().standardPalette())
-        qapp.processEvents()
-        assert theme.is_dark() == (kind == "dark")
-
-    yield use
-    qapp.setPalette(original)
 
 
 def colour_of(view: ChatView, text: str, nth: int = 0) -> str:

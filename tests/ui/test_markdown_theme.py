@@ -31,20 +31,6 @@ fn main() { let x: u32 = 42; println!("{x}"); } // done
 KEYWORD = {"default": "#008000", "monokai": "#66d9ef"}  # how each style colours `def`
 
 
-@pytest.fixture
-def palette(qapp):
-    """Switch the application palette for a test: ``palette("dark")`` / ``palette("light")``."""
-    original = qapp.palette()
-
-    def use(kind: str):
-        qapp.setPalette(theme.dark_palette() if kind == "dark" else qapp.style().standardPalette())
-        qapp.processEvents()
-        assert theme.is_dark() == (kind == "dark")
-
-    yield use
-    qapp.setPalette(original)
-
-
 def drawn_colours(markup: str, background: str) -> list[tuple[str, str]]:
     """(text colour, background) of every styled element in ``markup`` drawn on ``background``."""
     pairs = []

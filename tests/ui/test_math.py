@@ -11,7 +11,6 @@ from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QApplication
 
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import theme
 from eagle_chat.ui.math import images as math_images, markdown_rules as math_markdown, typesetting as math_tex
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.markdown_html import render_markdown
@@ -22,18 +21,6 @@ FORMS = {
     "paren": "Euler: \\(e^{i\\pi}+1=0\\) here.",
     "bracket": "Basel:\n\n\\[\n\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}\n\\]\n\nDone.",
 }
-
-
-@pytest.fixture
-def palette(qapp):
-    original = qapp.palette()
-
-    def use(kind: str):
-        qapp.setPalette(theme.dark_palette() if kind == "dark" else qapp.style().standardPalette())
-        qapp.processEvents()
-
-    yield use
-    qapp.setPalette(original)
 
 
 @pytest.fixture
