@@ -69,6 +69,7 @@ class FakeHub:
     corrupt: dict[str, int] = field(default_factory=dict)
     requests: list[LoggedRequest] = field(default_factory=list)
     bytes_served: dict[str, int] = field(default_factory=dict)
+    bodies_sending: int = 0  # file bodies being written now: 0 once the server noticed a cancelled client
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -136,6 +137,10 @@ class FakeHub:
     def log(self, method: str, path: str, range_header: str | None) -> None:
         with self._lock:
             self.requests.append(LoggedRequest(method, path, range_header))
+
+    def sending(self, change: int) -> None:
+        with self._lock:
+            self.bodies_sending += change
 
     def count_bytes(self, file: str, n: int) -> None:
         with self._lock:
@@ -279,6 +284,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _write_body(self, file: str, body: bytes, drop: int | None) -> None:
         sent = 0
         started = time.monotonic()
+        self.hub.sending(+1)
         try:
             while sent < len(body):
                 size = min(CHUNK, len(body) - sent)
@@ -297,6 +303,8 @@ class _Handler(BaseHTTPRequestHandler):
                         time.sleep(ahead)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+        finally:
+            self.hub.sending(-1)
 
     def _abort(self) -> None:
         """Cut the connection mid-body, as a dropped network link would."""

@@ -39,6 +39,14 @@ def cancel_after(progresses: list, min_bytes: int):
     return lambda: any(p.file == BIG_FILE and (p.done or 0) >= min_bytes for p in progresses)
 
 
+def wait_until(condition, timeout: float = 60.0) -> None:
+    """Until ``condition()`` holds (a generous bound against a hang, not a guess at how long it takes)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
 @pytest.mark.parametrize("source", ["hf", "modelscope"])
 def test_full_download_matches_the_hub_and_is_verified(fake_hub, tmp_path, source):
     step = download_step(fake_hub, source, tmp_path)
@@ -105,7 +113,9 @@ def test_cancel_stops_the_transfer_and_registers_nothing(fake_hub, tiny_catalog,
     with pytest.raises(steps.Cancelled):
         runner.run_plan(plan, progresses.append, cancel_after(progresses, 200_000))
     assert time.monotonic() - started < 15
-    time.sleep(0.5)  # the server may still push a chunk into the dead socket before it notices
+    # The server may push a chunk or two into the dead socket before it notices: wait until it has (however
+    # long the machine's load makes that), then nothing more may be served.
+    wait_until(lambda: fake_hub.bodies_sending == 0)
     served = dict(fake_hub.bytes_served)
     time.sleep(0.6)
     assert fake_hub.bytes_served == served, "the worker kept downloading after the cancel"

@@ -9,7 +9,6 @@ network namespace) and the kill test (killed with SIGKILL mid-reply).
 
 import os
 import sys
-import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -17,37 +16,50 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 
 def main() -> int:
     home, max_new_tokens, prompt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    from PySide6.QtWidgets import QApplication
 
     from eagle_chat.app import create_main_window
     from eagle_chat.ui import texts
 
     window = create_main_window(["--home", home])
-    app = QApplication.instance()
-    deadline = time.monotonic() + 120
-    while window.controller.state not in ("ready", "empty") and time.monotonic() < deadline:
-        app.processEvents()
-        time.sleep(0.005)
-    if window.controller.state != "ready":
+    controller = window.controller
+    # Every wait below ends on the app's own signal, never on a wall-clock deadline: a load takes what the
+    # machine gives it (minutes under a load average of 18), and a deadline of its own shorter than its
+    # caller's made the session quit by itself ("LOAD FAILED") while the test was still waiting for it. The
+    # caller bounds the whole session (the kill tests kill it, the privacy test's subprocess.run timeout,
+    # and pytest-timeout above both).
+    wait_for(controller.sig_state, lambda: controller.state in ("ready", "empty"))
+    if controller.state != "ready":
         print("LOAD FAILED:", window.notice.text(), flush=True)
         return 1
     print("READY", flush=True)
     done = []
-    window.controller.sig_reply_finished.connect(lambda message, result: done.append(result))
+    controller.sig_reply_finished.connect(lambda message, result: done.append(result))
     window.options.max_tokens.setValue(max_new_tokens)
     window.prompt.setPlainText(prompt)
     window.send()
-    while not done and time.monotonic() < deadline + 300:
-        app.processEvents()
-        time.sleep(0.005)
-    result = done[0] if done else None
+    wait_for(controller.sig_reply_finished, lambda: bool(done))
+    result = done[0]
     print("REPLY", texts.stats_summary(result.stats) if result else "none", flush=True)
     window.close()  # the next-turn prefill may run: the window stays up saying "Closing after …" until it ends
-    while not window.closer.done and time.monotonic() < deadline + 360:
-        app.processEvents()
-        time.sleep(0.005)
+    wait_for(window.closer.sig_closed, lambda: window.closer.done)
     trace_marker()
     return 0 if result is not None else 1
+
+
+def wait_for(signal, condition) -> None:
+    """Run the event loop until ``condition()`` holds, checked now and each time ``signal`` fires."""
+    from PySide6.QtCore import QEventLoop
+
+    loop = QEventLoop()
+
+    def check(*_args) -> None:
+        if condition():
+            loop.quit()
+
+    signal.connect(check)
+    if not condition():
+        loop.exec()
+    signal.disconnect(check)
 
 
 def trace_marker() -> None:

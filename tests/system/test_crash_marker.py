@@ -4,42 +4,27 @@ so, the partial reply is kept, and turning prefix caching off is offered when it
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 
 from PySide6.QtWidgets import QPushButton
 
 from eagle_chat import paths
 from tests.gui import REPLY_TIMEOUT_MS, close_window, send, wait_ready
-from tests.system.test_faults import SESSION, streaming_row
+from tests.system.test_faults import kill_mid_reply, streaming_row
 
 
 def test_killed_mid_reply_the_next_start_says_so_keeps_the_reply_and_offers_caching_off(qtbot, open_window,
                                                                                         eagle_home):
-    session = subprocess.Popen(
-        [sys.executable, str(SESSION), str(eagle_home), "8000", "Write a long story about parsers."],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONPATH": str(SESSION.parents[2])},
-    )
     marker = paths.reply_marker_file()
-    partial, facts = None, None
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline and session.poll() is None:
-            partial = streaming_row(paths.database_file())
-            if partial and marker.exists():
-                facts = json.loads(marker.read_text(encoding="utf-8"))
-                break
-            time.sleep(0.01)
-    finally:
-        if session.poll() is None:  # ended by itself: the assertion below shows its output
-            os.kill(session.pid, signal.SIGKILL)  # what an abort inside OpenVINO looks like from outside
-        output = session.communicate()[0]
+
+    def in_flight():
+        partial = streaming_row(paths.database_file())
+        if partial and marker.exists():
+            return partial, json.loads(marker.read_text(encoding="utf-8"))
+        return None
+
+    seen, output = kill_mid_reply(eagle_home, in_flight)
+    partial, facts = seen or (None, None)
     assert partial and facts, f"no reply in flight was seen:\n{output}"
-    assert session.returncode == -signal.SIGKILL
     assert facts["prefix_cache"] is True and facts["message_id"] and facts["conversation_id"]
 
     window = open_window()

@@ -33,24 +33,8 @@ def test_killed_mid_reply_keeps_every_message_and_marks_the_partial_reply(qtbot,
         store.add_message(earlier, Message(role, text))
     store.close()
 
-    session = subprocess.Popen(
-        [sys.executable, str(SESSION), str(eagle_home), "8000", "Write a long story about parsers."],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONPATH": str(SESSION.parents[2])},
-    )
-    partial = None
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline and session.poll() is None:
-            partial = streaming_row(paths.database_file())
-            if partial:
-                break
-            time.sleep(0.01)
-    finally:
-        os.kill(session.pid, signal.SIGKILL)
-        output = session.communicate()[0]
+    partial, output = kill_mid_reply(eagle_home, lambda: streaming_row(paths.database_file()))
     assert partial, f"the reply was never saved while streaming:\n{output}"
-    assert session.returncode == -signal.SIGKILL
 
     window = open_window()
     assert "cut off" in window.notice.text()
@@ -62,6 +46,33 @@ def test_killed_mid_reply_keeps_every_message_and_marks_the_partial_reply(qtbot,
     assert messages[1].status == "interrupted" and messages[1].content.startswith(partial)
     window.controller.open_conversation(newest.id)
     assert "interrupted" in window.chat.toPlainText()
+
+
+def kill_mid_reply(home: Path, in_flight):
+    """Run a scripted session (app_session.py) on ``home`` with a long reply to write, and kill it with SIGKILL
+    once ``in_flight()`` returns something: what an abort inside OpenVINO looks like from outside. Returns
+    that (None: the session ended by itself first) and the session's output.
+
+    No wall-clock deadline: the session's "READY" line (or its end) says the load is over, whatever the
+    machine's load made it take; then the reply is watched until it is seen in flight or the session ends.
+    pytest-timeout bounds a session that hangs."""
+    session = subprocess.Popen(
+        [sys.executable, str(SESSION), str(home), "8000", "Write a long story about parsers."],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONPATH": str(SESSION.parents[2])},
+    )
+    seen, lines = None, []
+    try:
+        while (line := session.stdout.readline()) and not line.startswith("READY"):
+            lines.append(line)  # warnings before the load's outcome; "LOAD FAILED: …" and its end
+        while line and session.poll() is None and (seen := in_flight()) is None:
+            time.sleep(0.01)
+    finally:
+        if session.poll() is None:  # ended by itself: the caller's assertion shows its output
+            session.kill()
+        output = "".join(lines) + session.communicate()[0]
+    assert session.returncode == -signal.SIGKILL or seen is None
+    return seen, output
 
 
 def streaming_row(database: Path) -> str | None:

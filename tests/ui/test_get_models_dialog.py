@@ -65,7 +65,9 @@ def test_progress_moves_and_cancel_leaves_nothing_registered(qtbot, dialog, fake
         qtbot.mouseClick(find(dialog, QPushButton, "cancelDownloadButton"), Qt.MouseButton.LeftButton)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
-    qtbot.wait(500)  # the server may still push a chunk into the dead socket before it notices
+    # The server may push a chunk or two into the dead socket before it notices: wait until it has (however
+    # long the machine's load makes that), then nothing more may be served.
+    qtbot.waitUntil(lambda: fake_hub.bodies_sending == 0, timeout=STEP_TIMEOUT_MS)
     served = dict(fake_hub.bytes_served)
     qtbot.wait(500)
     assert fake_hub.bytes_served == served, "the transfer went on after Cancel"

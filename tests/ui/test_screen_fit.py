@@ -33,8 +33,10 @@ app = QApplication.instance()
 area = QGuiApplication.primaryScreen().availableGeometry()
 
 def pump(until=lambda: False, seconds=0.3):
-    deadline = time.monotonic() + seconds
-    while not until() and time.monotonic() < deadline:
+    # Until until() holds; for seconds at most, or (None) as long as it takes: a load or a close ends by
+    # itself, however loaded the machine; the caller's subprocess timeout bounds a hang.
+    deadline = None if seconds is None else time.monotonic() + seconds
+    while not until() and (deadline is None or time.monotonic() < deadline):
         app.processEvents()
         app.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)  # what the event loop does between events
         time.sleep(0.005)
@@ -49,7 +51,7 @@ def outside(widget, name):
     return [] if area.contains(rect) and whole else [f"{name} at {rect.getRect()} (shown whole: {whole})"]
 
 window.show()
-pump(lambda: window.controller.state in ("ready", "empty"), 90)
+pump(lambda: window.controller.state in ("ready", "empty"), None)
 pump()
 problems = outside(window, "main window") + outside(window.statusBar(), "status bar")
 for name in KEY_WIDGETS:
@@ -68,7 +70,7 @@ for dialog in dialogs:
         if button.isVisible():
             problems += outside(button, f"{dialog.objectName()}: {button.text()}")
 window.close()
-pump(lambda: window.closer.done, 60)
+pump(lambda: window.closer.done, None)
 print("FIT " + json.dumps({"area": area.getRect(), "window": window.frameGeometry().getRect(),
                           "problems": problems}))
 """
