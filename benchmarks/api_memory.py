@@ -13,7 +13,9 @@ under 50 MB over 200.
 Read it against the KV cache's bound, printed first: with prefix caching GenAI keeps every finished
 request's KV blocks until its cache is full, and the cache's pages are touched as blocks are first used
 (``core/generation/kv_cache.py``), so distinct histories grow RSS up to that bound before blocks are
-reused. ``cache_size`` is whole GiB, so the tiny pair's bound is 2 GiB although it needs ~12 MB.
+reused. The cache is sized in blocks (11 MB for the tiny pair; it was 2 GiB when given in whole GiB). The
+median prompt and generated tokens/s (the server's ``timings``) show what a change costs in speed.
+docs/context.md has the figures.
 """
 
 from __future__ import annotations
