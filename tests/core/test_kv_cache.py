@@ -46,3 +46,35 @@ def test_the_tiny_pair_gets_what_it_needs_not_gibibytes(tiny_pair):
     assert plan.bound_bytes == 8192 * (2 * 10 * 2 * 16 * 2 + 2 * 1 * 2 * 16 * 2)  # 11 MB (was 2 GiB)
     gpu = plan_kv_cache(*tiny_pair, precision="default", context_tokens=4096, available_bytes=16 * GIB, device="GPU.1")
     assert (gpu.num_kv_blocks, gpu.capacity_tokens) == (512, 2 * 4096)  # GPU blocks hold 16 tokens
+
+
+def test_the_engine_gives_genai_the_blocks_for_target_and_draft(tiny_pair, monkeypatch):
+    # the real GenAI calls, recorded on the way through: the draft must get a scheduler config of its own,
+    # or GenAI splits a GiB cache_size between the two (>= 1 GiB for the draft)
+    import openvino_genai as ov_genai
+
+    from eagle_chat.core.generation.engine import Engine, GenerationSettings, PipelineSpec
+
+    sent = {}
+    real_draft, real_pipeline = ov_genai.draft_model, ov_genai.LLMPipeline
+
+    def draft_model(path, device, **kwargs):
+        sent["draft"] = kwargs
+        return real_draft(path, device, **kwargs)
+
+    def pipeline(path, device, **kwargs):
+        sent["target"] = kwargs
+        return real_pipeline(path, device, **kwargs)
+
+    monkeypatch.setattr(ov_genai, "draft_model", draft_model)
+    monkeypatch.setattr(ov_genai, "LLMPipeline", pipeline)
+    engine = Engine(PipelineSpec(*tiny_pair, device="CPU"))
+    try:
+        blocks = engine.plan.kv_cache.num_kv_blocks
+        for model in ("target", "draft"):
+            config = sent[model]["scheduler_config"]
+            assert (config.num_kv_blocks, config.cache_size, config.enable_prefix_caching) == (blocks, 0, True)
+            assert sent[model]["CPU_RUNTIME_CACHE_CAPACITY"] == 100
+        assert engine.generate("Hello there", GenerationSettings(max_new_tokens=4)).stats.generated_tokens > 0
+    finally:
+        engine.close()
