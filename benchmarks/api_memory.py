@@ -13,7 +13,9 @@ under 50 MB over 200.
 Read it against the KV cache's bound, printed first: with prefix caching GenAI keeps every finished
 request's KV blocks until its cache is full, and the cache's pages are touched as blocks are first used
 (``core/generation/kv_cache.py``), so distinct histories grow RSS up to that bound before blocks are
-reused. ``cache_size`` is whole GiB, so the tiny pair's bound is 2 GiB although it needs ~12 MB.
+reused. The cache is sized in blocks (11 MB for the tiny pair; it was 2 GiB when given in whole GiB). The
+median prompt and generated tokens/s (the server's ``timings``) show what a change costs in speed.
+docs/context.md has the figures.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -95,9 +98,15 @@ def main() -> None:
             ask(-1)  # warm-up: first-call costs
             marks = {0: rss_mb(server.pid)}
             started = time.perf_counter()
-            prompt_tokens = []
+            prompt_tokens, prefill, decode = [], [], []
             for i in range(1, args.requests + 1):
-                prompt_tokens.append(ask(i)["usage"]["prompt_tokens"])
+                answer = ask(i)
+                prompt_tokens.append(answer["usage"]["prompt_tokens"])
+                timing = answer.get("timings") or {}
+                if timing.get("prompt_ms"):
+                    prefill.append(timing["prompt_n"] / timing["prompt_ms"] * 1000)
+                if timing.get("predicted_per_second"):
+                    decode.append(timing["predicted_per_second"])
                 if i % 20 == 0 or i == args.requests:
                     marks[i] = rss_mb(server.pid)
                     print(f"  after {i:>4}: {marks[i]:7.1f} MB   ({(time.perf_counter() - started) / i:.2f} s/request, "
@@ -106,6 +115,9 @@ def main() -> None:
         last = marks[max(marks)]
         print(f"RSS after warm-up {marks[0]:.1f} MB, after 20 {first:.1f} MB, after {max(marks)} {last:.1f} MB: "
               f"growth after the first 20 = {last - first:+.1f} MB (goal < 50 MB)")
+        if prefill and decode:
+            print(f"median prompt tokens/s {statistics.median(prefill):.0f}, "
+                  f"median generated tokens/s {statistics.median(decode):.1f}")
     finally:
         server.terminate()
         server.wait(timeout=60)

@@ -48,7 +48,8 @@ def test_npu_properties(tmp_path):
 def test_npu_defaults_and_cpu_gpu_precision(tmp_path):
     # the reply reserve covers the app's default 512 new tokens plus two EAGLE-3 verification windows
     assert pipeline_properties("NPU") == {"MAX_PROMPT_LEN": 1024, "MIN_RESPONSE_LEN": 576}
-    assert pipeline_properties("CPU") == {}
+    # bounded per-shape primitive cache: every distinct prompt length is a new shape (devices.py)
+    assert pipeline_properties("CPU") == {"CPU_RUNTIME_CACHE_CAPACITY": 100}
     assert pipeline_properties("GPU.1", precision="f32") == {
         "INFERENCE_PRECISION_HINT": "f32",
         "KV_CACHE_PRECISION": "f32",

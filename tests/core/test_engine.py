@@ -162,10 +162,16 @@ def test_what_would_be_sent_to_openvino_for_npu_and_gpu(tiny_pair, tmp_path):
     assert gpu.device == gpu.draft_device == "GPU"
     assert gpu.properties["INFERENCE_PRECISION_HINT"] == "f32"
     assert gpu.scheduler["enable_prefix_caching"] is True  # a conversation's earlier turns are reused
-    assert gpu.scheduler["cache_size"] == gpu.kv_cache.cache_size_gb >= 1  # bounded: RSS is known in advance
+    # bounded, in blocks: RSS is known in advance and not rounded up to whole GiB
+    assert gpu.scheduler["num_kv_blocks"] == gpu.kv_cache.num_kv_blocks > 0 and gpu.scheduler["cache_size"] == 0
     assert gpu.kv_cache.capacity_tokens >= 2 * gpu.target.max_context
+    # the draft has its own config, the same blocks: GenAI would otherwise split a GiB cache_size (>= 1 GiB each)
+    assert gpu.draft_scheduler == gpu.scheduler
     off = plan_load(PipelineSpec(tiny_pair[0], tiny_pair[1], device="CPU", prefix_cache=False))
-    assert off.scheduler["enable_prefix_caching"] is False and off.scheduler["cache_size"] >= 1
+    assert off.scheduler["enable_prefix_caching"] is False and off.scheduler["num_kv_blocks"] > 0
+    assert off.draft_scheduler == off.scheduler
+    alone = plan_load(PipelineSpec(tiny_pair[0], None))
+    assert alone.draft_scheduler is None and alone.scheduler["num_kv_blocks"] == alone.kv_cache.num_kv_blocks
 
 
 def test_repeated_identical_prompts_do_not_crash_the_process(tiny_pair, prompts):

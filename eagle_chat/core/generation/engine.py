@@ -76,12 +76,14 @@ class LoadPlan:
     draft_properties: dict[str, object] | None
     target: folders.ModelInfo | None = None  # what validation learned about the target folder
     scheduler: dict[str, object] | None = None  # SchedulerConfig fields (CPU/GPU continuous batching)
-    kv_cache: kv_cache.KVCachePlan | None = None  # the bounded KV cache behind ``scheduler["cache_size"]``
+    kv_cache: kv_cache.KVCachePlan | None = None  # the bounded KV cache behind ``scheduler["num_kv_blocks"]``
+    draft_scheduler: dict[str, object] | None = None  # the draft's own SchedulerConfig (its KV cache)
 
 
 # GenAI's latency-oriented default with a bounded KV cache; prefix caching as the spec says (on by default:
-# benchmarks/prefix_cache_soak.py and docs/context.md have the data that decided it).
-SCHEDULER = {"enable_prefix_caching": True, "max_num_batched_tokens": 1 << 31, "cache_size": 0}
+# benchmarks/prefix_cache_soak.py and docs/context.md have the data that decided it). The cache is sized in
+# blocks (``num_kv_blocks``, see kv_cache.py), never in GiB: ``cache_size`` stays 0.
+SCHEDULER = {"enable_prefix_caching": True, "max_num_batched_tokens": 1 << 31, "cache_size": 0, "num_kv_blocks": 0}
 
 
 def plan_load(spec: PipelineSpec) -> LoadPlan:
@@ -94,8 +96,9 @@ def plan_load(spec: PipelineSpec) -> LoadPlan:
     if device != "NPU":
         cache = kv_cache.plan_kv_cache(
             target.path, draft.path if draft else None, precision=spec.precision, context_tokens=target.max_context,
-            available_bytes=kv_cache.available_memory(), weights_bytes=kv_cache.weights_size(target.path, spec.draft_dir))
-        scheduler = {**SCHEDULER, "enable_prefix_caching": bool(spec.prefix_cache), "cache_size": cache.cache_size_gb}
+            available_bytes=kv_cache.available_memory(), weights_bytes=kv_cache.weights_size(target.path, spec.draft_dir),
+            device=device)
+        scheduler = {**SCHEDULER, "enable_prefix_caching": bool(spec.prefix_cache), "num_kv_blocks": cache.num_kv_blocks}
     if draft is None:
         return LoadPlan(str(target.path), device, props, None, None, None, target, scheduler, cache)
     folders.check_pair(target, draft)
@@ -103,7 +106,10 @@ def plan_load(spec: PipelineSpec) -> LoadPlan:
     if device == "NPU":  # GenAI's NPU EAGLE-3 path reads its compile-time tree limits from the draft only
         draft_props.update(spec.npu.draft_properties())
     # The draft device is always named explicitly: GenAI's EAGLE-3 NPU path requires "NPU" for both.
-    return LoadPlan(str(target.path), device, props, str(draft.path), device, draft_props, target, scheduler, cache)
+    # Its own scheduler config (the same blocks and prefix caching) stops GenAI splitting a GiB cache_size
+    # between the two models, which gives the draft at least 1 GiB (kv_cache.py).
+    return LoadPlan(str(target.path), device, props, str(draft.path), device, draft_props, target, scheduler, cache,
+                    None if scheduler is None else dict(scheduler))
 
 
 @dataclass(frozen=True)
@@ -158,12 +164,12 @@ class Engine:
         try:
             kwargs = dict(self.plan.properties)
             if self.plan.scheduler is not None:
-                kwargs["scheduler_config"] = scheduler = ov_genai.SchedulerConfig()
-                for name, value in self.plan.scheduler.items():
-                    setattr(scheduler, name, value)
+                kwargs["scheduler_config"] = kv_cache.scheduler_config(self.plan.scheduler)
             if self.plan.draft_dir is not None:
-                kwargs["draft_model"] = ov_genai.draft_model(self.plan.draft_dir, self.plan.draft_device,
-                                                             **self.plan.draft_properties)
+                draft_kwargs = dict(self.plan.draft_properties)
+                if self.plan.draft_scheduler is not None:
+                    draft_kwargs["scheduler_config"] = kv_cache.scheduler_config(self.plan.draft_scheduler)
+                kwargs["draft_model"] = ov_genai.draft_model(self.plan.draft_dir, self.plan.draft_device, **draft_kwargs)
             self._pipe = ov_genai.LLMPipeline(self.plan.target_dir, self.plan.device, **kwargs)
         except RuntimeError as error:
             raise _load_error(self.plan, error) from error
