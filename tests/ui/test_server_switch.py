@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import threading
 
@@ -14,20 +13,6 @@ from tests.gui import REPLY_TIMEOUT_MS, send
 
 pytestmark = pytest.mark.slow
 PROMPT = "Write a Python function that reverses a string."
-
-
-@pytest.fixture
-def qasync_loop(qapp):
-    """qasync's asyncio loop on the test's Qt event loop, as app.main runs it (pytest-qt spins Qt)."""
-    import qasync
-
-    loop = qasync.QEventLoop(qapp, already_running=True)
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop._QEventLoop__is_running = False  # loop.stop() would call QApplication.exit()
-    asyncio.events._set_running_loop(None)
-    loop.close()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture
