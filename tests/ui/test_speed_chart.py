@@ -114,12 +114,18 @@ def on_screen(chart: SpeedChart, key: int, t: float, rate: float) -> QPoint:
     return chart.mapFromScene(scene)
 
 
-def test_the_latest_reply_is_drawn_bold_and_earlier_ones_faded(qtbot):
+def shown_chart(qtbot) -> SpeedChart:
+    """A speed chart at about the side panel's size, shown and exposed."""
     chart = SpeedChart()
     qtbot.addWidget(chart)
     chart.resize(420, 280)
     chart.show()
     qtbot.waitExposed(chart)
+    return chart
+
+
+def test_the_latest_reply_is_drawn_bold_and_earlier_ones_faded(qtbot):
+    chart = shown_chart(qtbot)
     for key, rate in ((1, 300.0), (2, 700.0)):  # two EAGLE-3 replies: until now, the same green twice
         chart.begin(key, "speculative")
         chart.add_points(key, [(i * 0.1, rate) for i in range(41)])
@@ -157,11 +163,7 @@ def hover(chart: SpeedChart, pos: QPoint) -> str:
 
 
 def test_hovering_a_line_shows_that_replys_figures(qtbot):
-    chart = SpeedChart()
-    qtbot.addWidget(chart)
-    chart.resize(420, 280)
-    chart.show()
-    qtbot.waitExposed(chart)
+    chart = shown_chart(qtbot)
     chart.begin(1, "speculative")
     chart.add_points(1, [(i * 0.1, 800.0) for i in range(41)])
     chart.finish(1, figures())
