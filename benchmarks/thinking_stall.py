@@ -49,7 +49,8 @@ def main() -> None:
         app.processEvents()
     window.options.max_tokens.setValue(args.max_new_tokens)
     controller = window.controller
-    real_opens = dict(controller.loaded["reasoning_in_prompt"])
+    real = controller.loaded
+    real_opens = dict(real.reasoning_in_prompt)
 
     clock = QElapsedTimer()
     ticks: list[int] = []
@@ -58,11 +59,11 @@ def main() -> None:
     ticker.setTimerType(Qt.TimerType.PreciseTimer)
     ticker.timeout.connect(lambda: ticks.append(clock.elapsed()))
     finished_at = [0]
-    controller._worker.sig_finished.connect(lambda *_: finished_at.__setitem__(0, clock.elapsed()),
-                                            Qt.ConnectionType.DirectConnection)
+    controller.engine.worker.sig_finished.connect(lambda *_: finished_at.__setitem__(0, clock.elapsed()),
+                                                  Qt.ConnectionType.DirectConnection)
 
     def run(prompt: str, *, thinking: bool, forced: bool) -> dict:
-        controller.loaded["reasoning_in_prompt"] = {k: True for k in real_opens} if forced else real_opens
+        controller.loaded = real.with_changes(reasoning_in_prompt={k: True for k in real_opens} if forced else real_opens)
         window.options.thinking.setChecked(thinking)
         controller.new_conversation()
         done, live_renders = [], []

@@ -53,7 +53,7 @@ def child(args) -> None:
             time.sleep(0.001)
 
     pump(lambda: window.controller.state in ("ready", "empty"))
-    assert window.controller.loaded["spec"].precision == args.precision
+    assert window.controller.loaded.spec.precision == args.precision
     if args.child == "on":
         pump(lambda: window.demo.warm_start.warmed())
     elif args.child == "at-once":

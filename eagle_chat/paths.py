@@ -79,6 +79,11 @@ def log_file() -> Path:
     return log_dir() / "eaglechat.log"
 
 
+def engine_log_file() -> Path:
+    """The engine host process's output: OpenVINO's messages, and glibc's last words if it aborts."""
+    return log_dir() / "engine.log"
+
+
 def settings_file() -> Path:
     return config_dir() / "settings.json"
 

@@ -30,7 +30,7 @@ def open_window(qtbot, eagle_home):
     for window in windows:
         window.close()  # waits for a reply or a load to end first (the window says "Closing after …")
         qtbot.waitUntil(lambda: window.closer.done, timeout=LOAD_TIMEOUT_MS)
-        assert not window.controller._thread.isRunning()
+        assert not window.controller.engine.is_running()
         window.deleteLater()
 
 

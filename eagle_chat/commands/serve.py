@@ -168,7 +168,7 @@ async def _load(controller, spec) -> None:
     load_id: int | None = None
 
     def loaded(info: dict) -> None:
-        if info.get("load_id") == load_id and not outcome.done():
+        if info.load_id == load_id and not outcome.done():
             outcome.set_result(None)
 
     def failed(failed_id: int, message: str, _still_loaded: bool) -> None:

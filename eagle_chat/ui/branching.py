@@ -146,7 +146,7 @@ class BranchActions:
         history = conversation.history()
         reply = self.store.add_message(conversation, Message("assistant", "", status="streaming"))
         thinking = settings.thinking
-        inside = bool((self.loaded or {}).get("reasoning_in_prompt", {}).get(thinking))
+        inside = bool(self.loaded and self.loaded.opens_reasoning(thinking))
         # Queue the request before the views draw: the worker reads the prompt in (OpenVINO, no GIL
         # needed) while the GUI thread renders, instead of after it.
         self._start(history, settings, reply, live=LiveReply(reply, inside=inside))

@@ -13,13 +13,15 @@ import itertools
 import logging
 import time
 
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from eagle_chat.core.generation.engine import (
     GenerationResult,
     GenerationSettings,
     PipelineSpec,
 )
+from eagle_chat.core.generation.failure_kinds import CRASHED
+from eagle_chat.core.generation.loaded import LoadedPipeline
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.reply_marker import ReplyMarker
 from eagle_chat.core.storage.store import ConversationStore
@@ -30,7 +32,8 @@ from eagle_chat.ui.conversations import ConversationActions
 from eagle_chat.ui.live_threads import LIVE_THREADS, track
 from eagle_chat.ui.next_turn import NextTurnPrefill
 from eagle_chat.ui.request_queue import RequestQueue
-from eagle_chat.ui.worker import GenerationWorker
+from eagle_chat.ui.engine_link import EngineLink
+from eagle_chat.ui.worker import CANCEL, RESTART
 
 RENDER_INTERVAL_MS = 66  # ~15 Hz: smooth enough to read, and on a 2-core laptop every repaint is taken from inference
 SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
@@ -48,7 +51,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     sig_state = Signal(str)
     """The engine's state changed: "empty", "loading", "ready" or "generating"."""
     sig_loaded = Signal(object)
-    """The pipeline asked for is ready: dict with load_id, spec, has_draft, supports_thinking, load_time_ms…"""
+    """The pipeline asked for is ready: the LoadedPipeline."""
     sig_load_failed = Signal(int, str, bool)
     """A load failed: its id, the reason, and whether a model is still loaded (the one before it)."""
     sig_error = Signal(str)
@@ -89,19 +92,22 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     """How many requests wait behind the reply in flight."""
     sig_draft_free_ready = Signal(bool, str)
     """The draft-free reference pipeline is loaded (True), or could not be (False, the reason)."""
-
-    sig_request_load = Signal(int, object)
-    sig_request_load_draft_free = Signal()
-    sig_request_unload_draft_free = Signal()
-    sig_request_generate = Signal(int, object, object, object, bool)
-    sig_request_shutdown = Signal()
+    sig_engine_lost = Signal(str, bool)
+    """The engine host ended outside a load (a crash, a restart): a sentence for the user, and whether it is
+    starting again with the same model (False: nothing is loaded now)."""
+    sig_engine_restarted = Signal(object)
+    """The engine host is back with the same model after a crash or a restart: the LoadedPipeline."""
+    sig_engine_hung = Signal(int)
+    """A reply has ignored Stop for seconds: its request id (offer restart_engine())."""
+    sig_unloaded = Signal()
+    """The model was unloaded (unload()): its engine host ends and its memory goes back to the system."""
 
     def __init__(self, store: ConversationStore, parent: QObject | None = None, *, marker: ReplyMarker | None = None):
         super().__init__(parent)
         self.store = store
         self.marker = marker  # exists on disk while a reply is generated (crash detection)
         self.conversation: Conversation | None = None
-        self.loaded: dict | None = None
+        self.loaded: LoadedPipeline | None = None
         self.draft_free_loaded = False
         self.state = "empty"
         self.reply: ReplyInFlight | None = None
@@ -109,13 +115,13 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._ids = itertools.count(1)
         self._load_ids = itertools.count(1)
         self._load_id: int | None = None  # the load whose result counts; any other is stale
-        self._thread = QThread()
-        self._thread.setObjectName("GenerationThread")
-        self._worker = GenerationWorker()
-        self._worker.moveToThread(self._thread)
-        self._wire()
-        self._thread.start()
-        track(self._thread, self.shutdown)  # an exit that skipped closing must not abort the process
+        self.engine = EngineLink(self, {
+            "sig_loaded": self._on_loaded, "sig_load_failed": self._on_load_failed,
+            "sig_draft_free_loaded": self._on_draft_free_loaded, "sig_chunk": self._on_chunk,
+            "sig_steps": self._on_steps, "sig_finished": self._on_finished, "sig_failed": self._on_failed,
+            "sig_engine_lost": self._on_engine_lost, "sig_engine_restarted": self._on_engine_restarted,
+            "sig_engine_hung": self.sig_engine_hung})
+        track(self.engine.thread, self.shutdown)  # an exit that skipped closing must not abort the process
         self._render_timer = QTimer(self)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self._flush)
@@ -124,16 +130,18 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
 
     # --- public API (GUI thread) -----------------------------------------------------------------
     def load(self, spec: PipelineSpec) -> int | None:
-        """Build a pipeline on the worker thread; returns the load's id, matched by ``sig_loaded`` /
-        ``sig_load_failed``. Refused (None) while a reply runs or another load is under way."""
+        """Build a pipeline in a new engine host; returns the load's id, matched by ``sig_loaded`` /
+        ``sig_load_failed``. A load under way is cancelled (its host ended at once) for this one. Refused
+        (None) while a reply runs."""
         self._preempt_background(everything=True)
-        if self.reply is not None or self.state == "loading" or self._shut_down:
-            self.sig_error.emit(self.tr("Wait for the reply to finish (or stop it) before loading another model.")
-                                if self.reply is not None else self.tr("A model is loading; wait for it first."))
+        if self.reply is not None or self._shut_down:
+            self.sig_error.emit(self.tr("Wait for the reply to finish (or stop it) before loading another model."))
             return None
+        if self.state == "loading":
+            self.engine.end_host(CANCEL)  # the load under way fails as cancelled; this one follows it
         self._load_id = next(self._load_ids)
         self._set_state("loading")
-        self.sig_request_load.emit(self._load_id, spec)
+        self.engine.load(self._load_id, spec)
         return self._load_id
 
     def send(self, text: str, settings: GenerationSettings) -> bool:
@@ -162,18 +170,44 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             return None
         return self._start(prompt, settings, None, draft_free=draft_free, background=background, finish=finish)
 
+    def unload(self) -> bool:
+        """Unload the model: its engine host ends, so its memory goes back to the system. False if refused
+        (a reply runs: stop it first)."""
+        self._preempt_background(everything=True)
+        if self.reply is not None or self._shut_down or self.loaded is None:
+            if self.reply is not None:
+                self.sig_error.emit(self.tr("Wait for the reply to finish (or stop it) before unloading the model."))
+            return False
+        if self.state == "loading":
+            self.engine.end_host(CANCEL)
+        self._load_id = None
+        self.loaded, self.draft_free_loaded = None, False
+        self.engine.unload()
+        self._set_state("empty")
+        self.sig_unloaded.emit()
+        return True
+
+    def restart_engine(self) -> bool:
+        """End the engine host now (a reply that ignores Stop): the reply keeps what it wrote, and the host
+        starts again with the same model. False if there was no host."""
+        return self.engine.end_host(RESTART)
+
+    def engine_pid(self) -> int | None:
+        """The engine host's process id while a local model is loaded (tests, the About box)."""
+        return self.engine.host_pid()
+
     def load_draft_free(self) -> bool:
         """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``).
         False if refused now (busy; ``sig_error`` says why): then no ``sig_draft_free_ready`` follows."""
         if not self._can_generate():
             return False
         self._set_state("loading")
-        self.sig_request_load_draft_free.emit()
+        self.engine.load_draft_free()
         return True
 
     def unload_draft_free(self) -> None:
         self.draft_free_loaded = False
-        self.sig_request_unload_draft_free.emit()
+        self.engine.unload_draft_free()
 
     def submit_job(self, job) -> int | None:
         """Queue an API request (core.serving Job; it hears the reply's events): its id, or None if not ready."""
@@ -191,18 +225,17 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         for reply in self._replies():  # every reply, the API's too
             reply.stop.set()
         self._render_timer.stop()
-        if self._thread.isRunning():
-            # Queued after the running request (which the stop flag ends within a step); the worker
-            # releases the pipeline on its own thread and quits the thread's loop.
-            self.sig_request_shutdown.emit()
+        if self.state == "loading":  # OpenVINO cannot stop a load: its host is ended instead
+            self.engine.end_host(CANCEL)
+        self.engine.begin_shutdown()  # after the running request, which the stop flag ends within a step
 
     def shut_down(self) -> bool:
-        return self._shut_down and not self._thread.isRunning()  # the thread ended after begin_shutdown()
+        return self._shut_down and not self.engine.is_running()  # the thread ended after begin_shutdown()
 
     def shutdown(self) -> None:
         """Stop any reply, release the pipeline on its thread, end the thread and wait for it."""
         self.begin_shutdown()
-        self._thread.wait()
+        self.engine.wait()
         for reply in self._replies():
             if reply.job is not None:
                 reply.job.on_failed("The server is shutting down.", failure=UNAVAILABLE)  # protocol text: English
@@ -212,9 +245,9 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
 
     # --- worker signals (GUI thread) -----------------------------------------------------------------
     @Slot(object)
-    def _on_loaded(self, info: dict) -> None:
+    def _on_loaded(self, info: LoadedPipeline) -> None:
         self.loaded = info
-        if info.get("load_id") != self._load_id:
+        if info.load_id != self._load_id:
             return  # a load nobody waits for any more: the worker has it, the window is not told
         self.draft_free_loaded = False  # a new load releases the reference pipeline
         self._load_id = None
@@ -230,9 +263,9 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self.sig_draft_free_ready.emit(ok, message)
 
     @Slot(int, str, object)
-    def _on_load_failed(self, load_id: int, message: str, still_loaded: dict | None) -> None:
+    def _on_load_failed(self, load_id: int, message: str, still_loaded: LoadedPipeline | None) -> None:
         self.loaded = still_loaded
-        self.draft_free_loaded = bool(still_loaded and still_loaded.get("draft_free"))
+        self.draft_free_loaded = bool(still_loaded and still_loaded.draft_free)
         if load_id != self._load_id:
             return
         self._load_id = None
@@ -275,7 +308,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             self.sig_ephemeral_finished.emit(request_id, result)
             return
         message = reply.message
-        reply.live.finish(result, reply.settings, (self.loaded or {}).get("spec"))
+        reply.live.finish(result, reply.settings, self.loaded.spec if self.loaded else None)
         message.status = "stopped" if result.stopped else "complete"
         self.store.update_message(message)
         if self.conversation is not None and message in self.conversation.messages:
@@ -301,28 +334,29 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             self.sig_ephemeral_finished.emit(request_id, None)
             return
         reply.live.apply()
-        reply.message.status = "failed"
+        reply.message.status = "interrupted" if failure == CRASHED else "failed"  # kept as far as it got
         reply.message.error = shown  # the chat shows it under the reply
         self.store.update_message(reply.message)
         self.sig_reply_finished.emit(reply.message, None)
 
-    # --- internals -----------------------------------------------------------------------------------
-    def _wire(self) -> None:
-        queued = Qt.ConnectionType.QueuedConnection
-        self.sig_request_load.connect(self._worker.load, queued)
-        self.sig_request_generate.connect(self._worker.generate, queued)
-        self.sig_request_load_draft_free.connect(self._worker.load_draft_free, queued)
-        self.sig_request_unload_draft_free.connect(self._worker.unload_draft_free, queued)
-        self._worker.sig_draft_free_loaded.connect(self._on_draft_free_loaded, queued)
-        self.sig_request_shutdown.connect(self._worker.shutdown, queued)
-        self._worker.sig_loaded.connect(self._on_loaded, queued)
-        self._worker.sig_load_failed.connect(self._on_load_failed, queued)
-        self._worker.sig_chunk.connect(self._on_chunk, queued)
-        self._worker.sig_steps.connect(self._on_steps, queued)
-        self._worker.sig_finished.connect(self._on_finished, queued)
-        self._worker.sig_failed.connect(self._on_failed, queued)
-        self._thread.finished.connect(self._worker.deleteLater)
+    @Slot(str, bool)
+    def _on_engine_lost(self, message: str, restarting: bool) -> None:
+        if not restarting and self._load_id is None:  # nothing is loaded now: the window says so
+            self.loaded, self.draft_free_loaded = None, False
+            if self.reply is None:
+                self._set_state("empty")
+        self.sig_engine_lost.emit(message, restarting)
 
+    @Slot(object)
+    def _on_engine_restarted(self, info: LoadedPipeline) -> None:
+        if self._load_id is not None:  # a load the user asked for since: it decides what is loaded
+            return
+        self.loaded, self.draft_free_loaded = info, info.draft_free
+        if self.reply is None and self.state == "empty":
+            self._set_state("ready")
+        self.sig_engine_restarted.emit(info)
+
+    # --- internals -----------------------------------------------------------------------------------
     @Slot()
     def _flush(self) -> None:
         reply = self.reply

@@ -79,7 +79,7 @@ class ModelLoads(QObject):
     @Slot(object)
     def _on_loaded(self, info: dict) -> None:
         request = self.pending
-        if request is None or info.get("load_id") != request.load_id:
+        if request is None or info.load_id != request.load_id:
             return
         self.pending = None
         self.fallback = None
@@ -94,16 +94,16 @@ class ModelLoads(QObject):
         if changed:
             w.binder.update(**changed)
         self._put_controls_back()
-        w.has_draft = bool(info["has_draft"])
+        w.has_draft = info.has_draft
         w.model_bar.set_draft_available(w.has_draft)
-        w.options.set_thinking_supported(bool(info["supports_thinking"]))
+        w.options.set_thinking_supported(info.supports_thinking)
         w.options.lock_greedy(w.has_draft)
         paths = "\n".join((str(w.model.target_dir), str(w.model.draft_dir or self.tr("no draft"))))
         w.model_bar.set_model_text(texts.model_label(w.model), paths)
         k = start_k(w.settings, w.registry, w.model.target_dir, w.model.draft_dir, w.settings.device)
         if k is not None:
             w.model_bar.k_slider.setValue(clamp_k(k))
-        w.statusBar().showMessage(self.tr("Loaded in {seconds:.1f} s").format(seconds=info["load_time_ms"] / 1000),
+        w.statusBar().showMessage(self.tr("Loaded in {seconds:.1f} s").format(seconds=info.load_time_ms / 1000),
                                   5000)
         w.show_state()
         self.sig_committed.emit(request, info)

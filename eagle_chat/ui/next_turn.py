@@ -43,9 +43,9 @@ class NextTurnPrefill(QObject):
 
     def applies(self) -> bool:
         """Whether a prefill would be reused here: a local pipeline with prefix caching (not NPU)."""
-        loaded = self.controller.loaded or {}
-        spec = loaded.get("spec")
-        return isinstance(spec, PipelineSpec) and spec.prefix_cache and loaded.get("device") != "NPU"
+        loaded = self.controller.loaded
+        return loaded is not None and isinstance(loaded.spec, PipelineSpec) and loaded.prefix_cache \
+            and loaded.device != "NPU"
 
     def start(self) -> int | None:
         """Prefill the open conversation after the reply that just ended; its request id, or None when

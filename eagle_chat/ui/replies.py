@@ -41,15 +41,14 @@ class ReplyInFlight:
         return "".join(self.parts)
 
 
-def mark_started(marker, reply: ReplyInFlight, conversation, loaded: dict | None) -> None:
+def mark_started(marker, reply: ReplyInFlight, conversation, loaded) -> None:
     """Put the crash marker (core.storage.reply_marker) on disk while ``reply`` runs: left behind, it means
     the app died mid-reply, and says in which conversation, with which cache setting, on which device."""
     if marker is None or reply.background:  # the warm start is no one's reply: a crash in it says nothing
         return
-    spec = (loaded or {}).get("spec")
     marker.begin(conversation_id=conversation.id if reply.message is not None and conversation else None,
                  message_id=reply.message.id if reply.message is not None else None,
-                 prefix_cache=bool(getattr(spec, "prefix_cache", False)), device=(loaded or {}).get("device"))
+                 prefix_cache=bool(loaded and loaded.prefix_cache), device=loaded.device if loaded else None)
 
 
 def mark_ended(marker) -> None:

@@ -86,7 +86,7 @@ class RequestQueue:
 
     def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False,
                job=None, live: LiveReply | None = None, background: bool = False, finish: bool = False) -> int:
-        has_draft = bool(self.loaded and self.loaded.get("has_draft")) and not draft_free
+        has_draft = bool(self.loaded and self.loaded.has_draft) and not draft_free
         if settings.speculative and not has_draft:
             settings = replace(settings, speculative=False)
         mode = "speculative" if settings.speculative else "baseline"
@@ -118,4 +118,4 @@ class RequestQueue:
         else:
             self.sig_reply_started.emit(reply.request_id, reply.mode, reply.settings)
             self._render_timer.start()
-        self.sig_request_generate.emit(reply.request_id, reply.prompt, reply.settings, reply.stop, reply.draft_free)
+        self.engine.generate(reply.request_id, reply.prompt, reply.settings, reply.stop, reply.draft_free)

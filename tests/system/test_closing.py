@@ -111,7 +111,7 @@ def test_close_during_a_load_in_process_leaves_no_thread(qtbot, open_window):
     assert window.notice.text().startswith("Closing after the model finishes loading")
     with qtbot.waitSignal(window.closer.sig_closed, timeout=LOAD_TIMEOUT_MS):
         pass
-    assert not window.isVisible() and not window.controller._thread.isRunning()
+    assert not window.isVisible() and not window.controller.engine.is_running()
     assert window.settings.precision == "f32"  # the load finished before the close: it was committed
 
 
@@ -158,7 +158,7 @@ window.options.max_tokens.setValue(8000)
 window.prompt.setPlainText("Write a long story about parsers.")
 window.send()
 until(lambda: bool(texts))
-print("LEAVING", window.controller._thread.isRunning(), window.search._thread.isRunning(), flush=True)
+print("LEAVING", window.controller.engine.is_running(), window.search._thread.isRunning(), flush=True)
 sys.exit(0)
 """
 

@@ -39,7 +39,7 @@ def test_killed_mid_reply_the_next_start_says_so_keeps_the_reply_and_offers_cach
     assert offer.isVisibleTo(window) and offer.text() == "Turn prefix caching off"
     with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
         offer.click()
-    assert window.controller.loaded["spec"].prefix_cache is False
+    assert window.controller.loaded.spec.prefix_cache is False
     assert window.settings.prefix_cache is False and not window.options.prefix_cache.isChecked()
     assert window.notice.isHidden()
     window.binder.flush()
@@ -71,4 +71,4 @@ def test_a_crash_with_prefix_caching_off_is_reported_without_the_offer(qtbot, op
     assert "Prefix caching" not in window.notice.text()
     assert not window.findChild(QPushButton, "noticeActionButton").isVisibleTo(window)
     wait_ready(qtbot, window)
-    assert window.controller.loaded["spec"].prefix_cache is False
+    assert window.controller.loaded.spec.prefix_cache is False

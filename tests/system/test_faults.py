@@ -124,7 +124,7 @@ def test_saved_device_absent_falls_back_to_cpu_with_a_notice(qtbot, open_window)
     window = open_window()
     assert f"{absent} is not available here" in window.notice.text() and "using CPU" in window.notice.text()
     assert window.settings.device == "CPU" and window.model_bar.device() == "CPU"
-    assert window.controller.loaded["device"] == "CPU"
+    assert window.controller.loaded.device == "CPU"
 
 
 def test_model_folder_deleted_while_loaded(qtbot, open_window, tiny_pair, tmp_path):

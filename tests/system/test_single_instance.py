@@ -52,7 +52,7 @@ def test_a_second_launch_hands_over_and_writes_nothing(qtbot, open_window, eagle
         third = launch(eagle_home, "--model", "t", "--draft", "d", cwd=tmp_path)
     assert third.wait(timeout=60) == 0
     assert handed[-1] == ["--model", str(tmp_path / "t"), "--draft", str(tmp_path / "d")]
-    assert window.controller.loaded["spec"].target_dir == tmp_path / "t"
+    assert window.controller.loaded.spec.target_dir == tmp_path / "t"
     assert window.settings.target_dir == str(tmp_path / "t")
 
 

@@ -30,7 +30,7 @@ def sent(window):
     """Every prompt the controller hands the worker for a reply, as it was handed (not the background
     prefill that follows each reply: it sends the conversation so far, for the next turn's cache)."""
     prompts = []
-    window.controller.sig_request_generate.connect(
+    window.controller.engine.sig_request_generate.connect(
         lambda _id, prompt, settings, *_: None if settings.next_turn else prompts.append(prompt),
         Qt.ConnectionType.DirectConnection)
     return prompts

@@ -209,7 +209,7 @@ def test_a_reload_at_f32_refused_while_a_load_runs_runs_nothing_after_it(qtbot, 
         assert window.load_model()  # at the default precision
         view.rerun_f32()  # refused: a load runs
     assert not view.runner.is_running() and view.summary.text() == BUSY
-    assert window.controller.loaded["spec"].precision == "default"
+    assert window.controller.loaded.spec.precision == "default"
 
 
 def test_a_draft_free_baseline_refused_while_a_load_runs_says_so(qtbot, open_window):
@@ -230,7 +230,7 @@ def test_speed_demo_pair_is_built_registered_and_loaded_from_the_menu(qtbot, ope
         window.findChild(QAction, "speedDemoAction").trigger()
     assert "speed-demo" in window.registry.names()
     assert "toy model widened" in window.model_bar.model_label.text()
-    spec = window.controller.loaded["spec"]
+    spec = window.controller.loaded.spec
     assert spec.target_dir == paths.models_dir() / "speed-demo" / "target"
     assert window.model_bar.k_slider.value() == 3  # the pair's starting K on CPU
     window.options.max_tokens.setValue(16)

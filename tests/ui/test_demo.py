@@ -37,7 +37,7 @@ def test_compare_offers_the_speed_demo_pair_and_one_click_shows_the_speed_up(qtb
     qtbot.waitUntil(lambda: bool(finished), timeout=DEMO_TIMEOUT_MS)
     comparison = finished[0]
 
-    spec = window.controller.loaded["spec"]
+    spec = window.controller.loaded.spec
     assert window.model.name == "speed-demo" and spec.precision == "f32"
     assert spec.target_dir == paths.models_dir() / "speed-demo" / "target"
     key = tune_key(spec.target_dir, spec.draft_dir, "CPU")
@@ -159,7 +159,7 @@ def test_preflight_checks_fixes_and_starts_the_demo_from_the_keyboard_alone(qtbo
     qtbot.keyClick(panel, Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)  # Fix what can be fixed
     qtbot.waitUntil(lambda: panel.status.text() == "Everything the app can fix is fixed.", timeout=DEMO_TIMEOUT_MS)
     checks = _checks(panel)
-    assert window.model.name == "speed-demo" and window.controller.loaded["spec"].precision == "f32"
+    assert window.model.name == "speed-demo" and window.controller.loaded.spec.precision == "f32"
     assert checks["model"].status == "ok" and checks["tuned"].status == "ok" and checks["warm"].status == "ok"
     assert checks["speedup"].fix is None and checks["speedup"].facts["speedup"] is not None  # measured
     assert panel.findChild(type(panel.status), "preflightMark_tuned").text() == "✓"

@@ -101,7 +101,7 @@ def test_the_chat_tint_covers_exactly_the_accepted_draft_tokens_text(qtbot, open
     # GUI thread can see its first tinted update while the only drafted step is still half-shown (0 whole
     # steps to check), or see the whole reply before any update. The last batch comes before the reply
     # ends, so at least one update shows whole drafted steps, whatever the timing.
-    window.controller._worker.sig_chunk.connect(window.controller._flush, Qt.ConnectionType.QueuedConnection)
+    window.controller.engine.worker.sig_chunk.connect(window.controller._flush, Qt.ConnectionType.QueuedConnection)
     window.controller.sig_reply_text.connect(on_text)
     message, result = send(qtbot, window, PROMPT)
     record = result.stats.steps

@@ -54,7 +54,7 @@ def test_absent_devices_are_listed_disabled_with_a_reason(open_window):
 def test_send_streams_a_speculative_reply_and_charts_it(qtbot, open_window):
     window = open_window()
     chunks = []
-    window.controller._worker.sig_chunk.connect(lambda *args: chunks.append(args), Qt.ConnectionType.DirectConnection)
+    window.controller.engine.worker.sig_chunk.connect(lambda *args: chunks.append(args), Qt.ConnectionType.DirectConnection)
     window.options.max_tokens.setValue(96)
     message, result = send(qtbot, window, "Write a Python function that reverses a string.")
     assert len(chunks) > 3, "several chunk signals before finished"
@@ -151,7 +151,7 @@ def test_close_mid_reply_then_reopen_on_the_same_home(qtbot, open_window):
     assert window.notice.text() == "Closing after the reply stops…"
     with qtbot.waitSignal(window.closer.sig_closed, timeout=REPLY_TIMEOUT_MS):
         pass
-    assert not window.controller._thread.isRunning() and not window.isVisible()
+    assert not window.controller.engine.is_running() and not window.isVisible()
 
     again = open_window()
     assert again.conversations.titles() == ["Say hello."]
@@ -214,7 +214,7 @@ def test_broken_model_folder_is_reported_and_the_app_opens_on_its_usual_pair(qtb
     qtbot.waitUntil(lambda: not window.notice.isHidden() and "instead" in window.notice.text(), timeout=30_000)
     assert "openvino_model.xml" in window.notice.text() and "tiny-qwen3" in window.notice.text()
     wait_ready(qtbot, window)  # a fresh home opens on the bundled pair
-    assert window.controller.loaded["spec"].target_dir == paths.tiny_target_dir()
+    assert window.controller.loaded.spec.target_dir == paths.tiny_target_dir()
     assert window.settings.target_dir is None and "toy-quality" in window.model_bar.model_label.text()
     send(qtbot, window, "hello")  # and it answers
 
@@ -231,8 +231,8 @@ def test_a_broken_model_on_the_command_line_loses_nothing(qtbot, open_window, ti
 
     again = open_window("--model", str(tmp_path / "typo"), wait_loaded=False)
     wait_ready(qtbot, again)
-    assert again.controller.loaded["spec"].target_dir == tiny_pair[0]
-    assert again.controller.loaded["spec"].draft_dir is None
+    assert again.controller.loaded.spec.target_dir == tiny_pair[0]
+    assert again.controller.loaded.spec.draft_dir is None
     assert "does not exist" in again.notice.text() and "opens with instead: tiny-qwen3 (no draft)" in again.notice.text()
     assert again.controller.conversation.id == kept
     assert [m.content for m in again.controller.conversation.messages][0] == "Keep this conversation"
@@ -257,8 +257,8 @@ def test_imported_pair_is_listed_and_the_app_starts_on_it(qtbot, open_window, ti
     assert listed.returncode == 0 and "mine" in listed.stdout
 
     window = open_window("--home", str(home))
-    assert window.controller.loaded["spec"].target_dir == target
-    assert window.controller.loaded["spec"].draft_dir == draft
+    assert window.controller.loaded.spec.target_dir == target
+    assert window.controller.loaded.spec.draft_dir == draft
     assert "mine" in window.model_bar.model_label.text()
     window.models_menu.refresh()
     titles = [a.text() for a in window.models_menu.actions()]

@@ -14,7 +14,7 @@ from tests.gui import LOAD_TIMEOUT_MS, REPLY_TIMEOUT_MS, send
 
 def snapshot(window):
     return (window.settings.target_dir, window.settings.draft_dir, window.settings.precision,
-            window.settings.device, window.model_bar.model_label.text(), window.controller.loaded["spec"])
+            window.settings.device, window.model_bar.model_label.text(), window.controller.loaded.spec)
 
 
 def saved_settings():
@@ -51,7 +51,7 @@ def test_a_model_openvino_cannot_load_brings_the_previous_one_back(qtbot, open_w
         window.set_model(ModelChoice(broken, None))
     _, reason, still_loaded = blocker.args
     assert "could not load" in reason and still_loaded
-    assert snapshot(window)[:5] == before[:5] and window.controller.loaded["spec"] == before[5]
+    assert snapshot(window)[:5] == before[:5] and window.controller.loaded.spec == before[5]
     _, result = send(qtbot, window, "and now?")
     assert result is not None and result.stats.mode == "speculative"
 
@@ -95,7 +95,7 @@ def test_settings_and_labels_follow_only_a_load_that_succeeded(qtbot, open_windo
     assert window.set_model(ModelChoice(tiny_pair[0], None)) is False  # one load at a time
     with qtbot.waitSignal(window.loads.sig_committed, timeout=LOAD_TIMEOUT_MS):
         pass
-    assert window.settings.precision == "f32" and window.controller.loaded["spec"].precision == "f32"
+    assert window.settings.precision == "f32" and window.controller.loaded.spec.precision == "f32"
     assert window.options.precision.currentData() == "f32"
     assert window.status.state_label.text().startswith("Ready — ")
 

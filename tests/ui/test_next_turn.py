@@ -112,7 +112,7 @@ def test_without_prefix_caching_nothing_is_prefilled(qtbot, open_window):
     c = window.controller
     assert window.set_prefix_cache(False)
     wait_ready(qtbot, window)
-    qtbot.waitUntil(lambda: c.loaded is not None and not c.loaded["spec"].prefix_cache, timeout=LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: c.loaded is not None and not c.loaded.spec.prefix_cache, timeout=LOAD_TIMEOUT_MS)
     starts = []
     c.sig_reply_started.connect(lambda request_id, *_: starts.append(request_id))
     c.sig_background_started.connect(lambda request_id, *_: starts.append(request_id))

@@ -63,7 +63,7 @@ def test_the_model_bar_shows_the_tree_the_npu_will_draft(qtbot, open_window):
 def test_auto_tune_on_the_npu_sweeps_trees_within_the_compiled_limits(qtbot, open_window):
     window = open_window()
     loaded = window.controller.loaded
-    npu_spec = loaded["spec"].with_changes(device="NPU", npu=NpuOptions(max_tree_depth=4))
+    npu_spec = loaded.spec.with_changes(device="NPU", npu=NpuOptions(max_tree_depth=4))
     window.controller.loaded = {**loaded, "spec": npu_spec}
     try:
         dialog = window.open_tune()

@@ -35,7 +35,7 @@ def connect(qtbot, window, url: str, key: str):
 def test_a_reply_streams_into_the_window_through_the_remote_server(qtbot, open_window, served, spec_engine):
     window = open_window("--model", str(TINY_TARGET), "--draft", str(TINY_DRAFT))
     info = connect(qtbot, window, served.url, API_KEY)
-    assert info["device"] == "REMOTE" and info["has_draft"]  # the served EagleChat says it has a draft
+    assert info.device == "REMOTE" and info.has_draft  # the served EagleChat says it has a draft
     assert window.model_bar.device_combo.currentData() == "REMOTE"
     qtbot.waitUntil(lambda: "remote server" in window.model_bar.model_label.text())
     assert served.url in window.status.state_label.text()
@@ -96,7 +96,7 @@ def test_a_wrong_key_is_a_clear_notice_and_the_window_keeps_working(qtbot, open_
     window.model_bar.device_combo.setCurrentIndex(0)
     window.model_bar.device_combo.activated.emit(0)  # back to CPU, as a user picks it
     qtbot.waitUntil(lambda: window.controller.state == "ready", timeout=LOAD_TIMEOUT_MS)
-    assert window.controller.loaded["device"] == "CPU"
+    assert window.controller.loaded.device == "CPU"
 
 
 def _left():

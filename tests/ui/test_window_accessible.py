@@ -94,7 +94,7 @@ def test_the_status_bar_and_a_failed_reply_speak_chinese_while_the_api_hears_eng
 
     # A reply on the draft-free pipeline, which is not loaded: the worker fails it; the window says so in Chinese.
     failed = []
-    window.controller._worker.sig_failed.connect(lambda *args: failed.append(args), Qt.ConnectionType.DirectConnection)
+    window.controller.engine.worker.sig_failed.connect(lambda *args: failed.append(args), Qt.ConnectionType.DirectConnection)
     ended = []
     window.controller.sig_ephemeral_finished.connect(lambda *args: ended.append(args))
     request_id = window.controller.run_ephemeral("hi", window.generation_settings(), draft_free=True)

@@ -15,15 +15,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from eagle_chat.core.generation.engine import GenerationResult, GenerationSettings
+# Why a reply failed (never read from the English sentence), re-exported for the HTTP side:
+from eagle_chat.core.generation.failure_kinds import (  # noqa: F401
+    CRASHED, FAILURES, FAULT, REFUSED, STOPPED, UNAVAILABLE,
+)
 from eagle_chat.core.serving.requests import ServedModel
 
-
-# Why a reply failed, as the worker and the controller say it (never read from the English sentence):
-REFUSED = "refused"  # the request cannot be run as asked (too long for the context, …): 400
-FAULT = "fault"  # the engine failed on its own: 500
-UNAVAILABLE = "unavailable"  # no model, or the server is shutting down: 503, retry later
-STOPPED = "stopped"  # stopped while it waited, before it produced anything: 503, retry later
-FAILURES = (REFUSED, FAULT, UNAVAILABLE, STOPPED)
 
 SHUTDOWN = "shutdown"  # Job.cut: the server's shutdown deadline ended it
 

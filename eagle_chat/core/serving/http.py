@@ -29,7 +29,7 @@ from starlette.routing import Route
 
 from eagle_chat.core.generation.reasoning import ReasoningSplitter
 from eagle_chat.core.serving import responses as out
-from eagle_chat.core.serving.backend import FAULT, SHUTDOWN, STOPPED, UNAVAILABLE, Backend, Event, Job
+from eagle_chat.core.serving.backend import CRASHED, FAULT, SHUTDOWN, STOPPED, UNAVAILABLE, Backend, Event, Job
 from eagle_chat.core.serving.errors import (
     ApiError, internal_error, invalid, not_ready, public_message, shutting_down, unavailable,
 )
@@ -361,6 +361,8 @@ def _engine_error(event: Event, job: Job) -> ApiError:
     """The API's answer to a failed reply, from why it failed (never from its English sentence)."""
     if event.failure == FAULT:
         return ApiError(500, public_message(event.text), type="server_error", code="generation_failed")
+    if event.failure == CRASHED:  # the engine host died mid-reply; it restarts, the next request runs
+        return ApiError(500, public_message(event.text), type="server_error", code="engine_crashed")
     if event.failure == STOPPED and job.cut == SHUTDOWN:
         return shutting_down("The server is shutting down and stopped this request before it started; retry it.")
     if event.failure in (STOPPED, UNAVAILABLE):

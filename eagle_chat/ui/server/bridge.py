@@ -32,11 +32,11 @@ class ControllerBackend:
         if not info or self.controller.state not in ("ready", "generating"):
             return None
         if self._served is None or self._served[0] != id(info):
-            spec = info["spec"]
+            spec = info.spec
             draft = getattr(spec, "draft_dir", None)
             model = ServedModel(
-                id=served_name(spec), has_draft=bool(info["has_draft"]), device=str(info["device"]),
-                draft=Path(draft).name if draft else None, supports_thinking=bool(info["supports_thinking"]),
+                id=served_name(spec), has_draft=info.has_draft, device=info.device,
+                draft=Path(draft).name if draft else None, supports_thinking=info.supports_thinking,
                 created=int(time.time()),
             )
             self._served = (id(info), model)

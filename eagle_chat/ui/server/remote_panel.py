@@ -136,7 +136,7 @@ class RemoteBackend(QObject):
 
     @Slot(object)
     def _on_loaded(self, info: dict) -> None:
-        if info.get("device") == REMOTE:
+        if info.device == REMOTE:
             self.window.model_bar.set_model_text(self._label(), str(self.window.settings.remote_url))
 
     @Slot(str)

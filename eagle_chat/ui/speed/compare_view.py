@@ -95,7 +95,7 @@ class CompareView(QWidget):
         if not prompt:
             self.summary.setText(self.tr("Type or pick a prompt to compare."))
             return False
-        if not (self.controller.loaded and self.controller.loaded.get("has_draft")):
+        if not (self.controller.loaded and self.controller.loaded.has_draft):
             self.summary.setText(self.tr("Load a model with an EAGLE-3 draft to compare."))
             return False
         self.prompt.setEditText(prompt)
@@ -223,7 +223,7 @@ class CompareView(QWidget):
         if not all(any(r.mode == mode and not r.warmup for r in runs) for mode in ("baseline", "speculative")):
             self.summary.setText(self.tr("The comparison did not finish."))
             return
-        spec = (self.controller.loaded or {}).get("spec")
+        spec = self.controller.loaded.spec if self.controller.loaded else None
         precision = spec.precision if spec is not None else "?"
         fast = next(r.stats for r in runs if r.mode == "speculative" and not r.warmup)
         setup = ComparisonSetup(
@@ -249,7 +249,7 @@ class CompareView(QWidget):
         if not self._pending_rerun:
             return
         self._pending_rerun = False
-        if getattr(info.get("spec"), "precision", None) == EXACT_PRECISION:
+        if getattr(info.spec, "precision", None) == EXACT_PRECISION:
             self.run()
         else:  # the load that ended was another one (the reload was refused while it ran)
             self.summary.setText(self.tr("The model is busy; try again when the reply has finished."))

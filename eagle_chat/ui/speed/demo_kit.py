@@ -56,7 +56,7 @@ class DemoKit(QObject):
                        bundled=w.model.bundled, is_speed_demo=w.model.name == speed_demo.NAME)
 
     def precision(self) -> str:
-        spec = (self._window.controller.loaded or {}).get("spec")
+        spec = self._window.controller.loaded.spec if self._window.controller.loaded else None
         return spec.precision if spec is not None else self._window.pipeline_spec().precision
 
     def tune(self) -> bool:

@@ -65,7 +65,7 @@ class PreflightPanel(QDialog):
         """Every check, from the facts as they are now (the CPU line from the last sample)."""
         w, kit = self._window, self._kit
         loaded = w.controller.loaded
-        spec = (loaded or {}).get("spec")
+        spec = loaded.spec if loaded else None
         device = w.settings.device
         model = pf.check_model(w.model.target_dir, w.model.draft_dir, device,
                                None if spec is None else spec.target_dir, (loaded or {}).get("device"),

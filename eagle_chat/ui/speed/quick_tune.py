@@ -67,7 +67,7 @@ class QuickTune(QObject):
             self.report = None
             self.sig_done.emit(None)
             return
-        spec = (self.controller.loaded or {}).get("spec")
+        spec = self.controller.loaded.spec if self.controller.loaded else None
         report = BenchReport(getattr(spec, "device", "?"), getattr(spec, "precision", "?"), "same",
                              self.max_new_tokens, [self.prompt], runs)
         report.summary = [summarise(runs, k) for k in measured]

@@ -67,14 +67,14 @@ class SpeculationDisplay(QObject):
     def refresh_line(self) -> None:
         """Work out the next reply's outlook from what the window would send now."""
         w, c = self.window, self.controller
-        loaded = c.loaded or {}
-        spec = loaded.get("spec")
+        loaded = c.loaded
+        spec = loaded.spec if loaded else None
         self.outlook = outlook.next_reply(
-            loaded=bool(loaded) and c.state != "empty",
+            loaded=loaded is not None and c.state != "empty",
             loading=c.state == "loading",
-            has_draft=bool(loaded.get("has_draft")),
-            device=str(loaded.get("device", "")),
-            draft_device=loaded.get("draft_device"),
+            has_draft=bool(loaded and loaded.has_draft),
+            device=loaded.device if loaded else "",
+            draft_device=loaded.draft_device if loaded else None,
             settings=w.generation_settings(),
             sampling_asked=w.options.sampling.isChecked(),
             history_tokens=self._history_tokens(),

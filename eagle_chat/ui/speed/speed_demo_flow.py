@@ -74,7 +74,7 @@ class SpeedDemoFlow(QObject):
     def loaded_as_wanted(self) -> bool:
         """The speed-demo pair is what is loaded, at f32."""
         w = self._window
-        spec = (w.controller.loaded or {}).get("spec")
+        spec = w.controller.loaded.spec if w.controller.loaded else None
         if spec is None or w.model.name != speed_demo.NAME or speed_demo.NAME not in w.registry.names():
             return False
         pair = w.registry.get(speed_demo.NAME)

@@ -85,7 +85,7 @@ class TuneDialog(QDialog):
 
     def npu_limits(self):
         """The NpuOptions the loaded pair was compiled with when it runs on the NPU, else None."""
-        spec = (self.controller.loaded or {}).get("spec")
+        spec = self.controller.loaded.spec if self.controller.loaded else None
         return spec.npu if getattr(spec, "device", None) == "NPU" and spec.draft_dir is not None else None
 
     def start(self) -> bool:
@@ -132,7 +132,7 @@ class TuneDialog(QDialog):
         if not measured or {r.prompt_index for r in runs if r.mode == "baseline"} != prompts:
             self.status.setText(self.tr("The sweep did not finish (a run was stopped or failed); nothing was saved."))
             return
-        spec = (self.controller.loaded or {}).get("spec")
+        spec = self.controller.loaded.spec if self.controller.loaded else None
         report = BenchReport(getattr(spec, "device", "?"), getattr(spec, "precision", "?"), "same",
                              self.max_new_tokens, list(self.prompts), runs)
         report.summary = [summarise(runs, k, tree) for k, tree in measured]

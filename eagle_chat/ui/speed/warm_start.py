@@ -62,8 +62,8 @@ class WarmStart(QObject):
 
     # --- public API ------------------------------------------------------------------------------------
     def expected_modes(self) -> tuple[str, ...]:
-        loaded = self.controller.loaded or {}
-        return ("baseline", "speculative") if loaded.get("has_draft") else ("baseline",)
+        loaded = self.controller.loaded
+        return ("baseline", "speculative") if loaded and loaded.has_draft else ("baseline",)
 
     def warmed(self) -> bool:
         return bool(self.controller.loaded) and all(mode in self.ran for mode in self.expected_modes())

@@ -1,0 +1,152 @@
+"""The engine host's side: runs in its own process, owns the pipelines, serves one request at a time.
+
+Started by :class:`eagle_chat.core.hosting.client.EngineHost` (``multiprocessing``, spawn). Its output goes
+to the engine log (append), so a GenAI abort leaves glibc's last words and the Python traceback
+(``faulthandler``) where the app can point the user to. One process holds one loaded model (and, for
+comparisons, its draft-free twin): another model means another process, so the memory of the last one goes
+back to the OS with it.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import logging
+import os
+import sys
+import threading
+import time
+
+from eagle_chat.core.errors import UserError
+from eagle_chat.core.generation.chunk_batcher import ChunkBatcher
+from eagle_chat.core.generation.failure_kinds import FAULT, REFUSED, UNAVAILABLE
+from eagle_chat.core.hosting.protocol import ErrorInfo, error_info
+
+log = logging.getLogger("eagle_chat.engine_host")
+
+
+def run(conn, stop, log_path: str) -> None:
+    """The host's main: ``conn`` the pipe to the app, ``stop`` the shared Stop event."""
+    _log_to(log_path)
+    log.info("engine host %d started", os.getpid())
+    Host(conn, stop).serve()
+    log.info("engine host %d ends", os.getpid())
+
+
+class Host:
+    def __init__(self, conn, stop):
+        self._conn = conn
+        self._stop = stop
+        self._send_lock = threading.Lock()  # the streaming thread sends chunks, this one the rest
+        self._gone = False  # the app hung up: end the reply and the process
+        self.engine = None
+        self.draft_free = None
+
+    def serve(self) -> None:
+        while not self._gone:
+            try:
+                request = self._conn.recv()
+            except (EOFError, OSError):
+                return
+            if request[0] == "quit":
+                return
+            handler = getattr(self, "_on_" + request[0], None)
+            if handler is None:
+                self._send(("error", ErrorInfo(FAULT, f"The engine host does not know {request[0]!r}.")))
+                continue
+            handler(*request[1:])
+
+    def _send(self, message: tuple) -> None:
+        with self._send_lock:
+            try:
+                self._conn.send(message)
+            except (OSError, ValueError):  # the app is gone: stop whatever runs
+                self._gone = True
+                self._stop.set()
+
+    # --- requests -------------------------------------------------------------------------------------
+    def _on_load(self, spec, load_id) -> None:
+        from eagle_chat.core.generation.engine import Engine, plan_load
+        from eagle_chat.core.generation.loaded import describe
+
+        try:
+            plan_load(spec)
+        except UserError as error:
+            self._send(("error", error_info(error, REFUSED)))
+            return
+        self._send(("valid",))
+        started = time.perf_counter()
+        try:
+            self.engine = Engine(spec)
+        except UserError as error:
+            self._send(("error", error_info(error, REFUSED)))
+            return
+        except Exception as error:
+            log.exception("loading %s failed", spec)
+            self._send(("error", error_info(error, FAULT)))
+            return
+        log.info("loaded %s in %.1f s", spec.target_dir, time.perf_counter() - started)
+        self._send(("loaded", describe(self.engine, load_id=load_id)))
+
+    def _on_load_draft_free(self) -> None:
+        from eagle_chat.core.generation.engine import Engine, EngineError
+
+        if self.engine is None:
+            self._send(("draft_free", error_info(EngineError("No model is loaded yet."), UNAVAILABLE)))
+            return
+        if self.draft_free is None:
+            try:
+                self.draft_free = Engine(self.engine.spec.with_changes(draft_dir=None))
+            except Exception as error:  # noqa: BLE001 - said to the app, which shows it
+                self._send(("draft_free", error_info(error)))
+                return
+        self._send(("draft_free", None))
+
+    def _on_unload_draft_free(self) -> None:
+        if self.draft_free is not None:
+            self.draft_free.close()
+            self.draft_free = None
+        self._send(("done",))
+
+    def _on_generate(self, prompt, settings, draft_free: bool) -> None:
+        from eagle_chat.core.generation.engine import EngineError
+
+        engine = self.draft_free if draft_free else self.engine
+        if engine is None:
+            missing = EngineError("The draft-free reference pipeline is not loaded.") if draft_free \
+                else EngineError("No model is loaded yet.")
+            self._send(("error", error_info(missing, UNAVAILABLE)))
+            return
+        self._send(("started",))
+        batch = ChunkBatcher(lambda text, tokens, t: self._send(("chunk", text, tokens, t)),
+                             lambda steps: self._send(("steps", steps)))
+        try:
+            result = engine.generate(prompt, settings, on_chunk=batch.add, stop=self._stop)
+        except EngineError as error:
+            batch.flush()
+            self._send(("error", error_info(error, REFUSED)))
+            return
+        except Exception as error:
+            log.exception("generation failed")
+            batch.flush()
+            self._send(("error", error_info(error, FAULT)))
+            return
+        batch.flush()
+        self._send(("result", result))
+
+
+def _log_to(path: str) -> None:
+    """Send this process's output (Python's and the C libraries' — fd 1 and 2) to the engine log."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    except OSError:
+        fd = None
+    if fd is not None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        os.close(fd)
+    os.environ["LIBC_FATAL_STDERR_"] = "1"  # glibc's abort message to stderr (the log), not the terminal
+    faulthandler.enable()  # a native abort or segfault leaves the Python stacks in the log too
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, force=True,
+                        format="%(asctime)s %(process)d %(name)s %(levelname)s: %(message)s")
