@@ -38,7 +38,7 @@ def eagle_home(tmp_path_factory, monkeypatch) -> Path:
 
 @pytest.fixture(autouse=True)
 def no_leaked_threads():
-    """Fail a test that leaves a Python thread or a controller QThread running."""
+    """Fail a test that leaves a Python thread, a controller QThread or an engine host process running."""
     before = set(threading.enumerate())
     yield
     import sys
@@ -52,6 +52,10 @@ def no_leaked_threads():
     if controller is not None:
         running = [t for t in list(controller.LIVE_THREADS) if t.isRunning()]
         assert not running, f"QThreads outlived the test: {[t.objectName() for t in running]}"
+    import multiprocessing
+
+    hosts = [p for p in multiprocessing.active_children() if p.name == "EagleChat engine"]
+    assert not hosts, f"engine host processes outlived the test: {[p.pid for p in hosts]}"
 
 
 @pytest.fixture(autouse=True)

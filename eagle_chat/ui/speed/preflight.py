@@ -68,8 +68,8 @@ class PreflightPanel(QDialog):
         spec = loaded.spec if loaded else None
         device = w.settings.device
         model = pf.check_model(w.model.target_dir, w.model.draft_dir, device,
-                               None if spec is None else spec.target_dir, (loaded or {}).get("device"),
-                               bool((loaded or {}).get("has_draft")), w.model.name)
+                               None if spec is None else spec.target_dir, loaded.device if loaded else None,
+                               bool(loaded and loaded.has_draft), w.model.name)
         outlook = kit.outlook()
         speedup = pf.check_speedup(outlook.kind, outlook.speedup, kit.precision(), outlook.is_speed_demo)
         tuned = tuned_choice(w.settings, w.model.target_dir, w.model.draft_dir, device)
@@ -85,7 +85,7 @@ class PreflightPanel(QDialog):
             pf.check_tuned(tuned.k, tuned.tree, device, w.model.draft_dir is not None),
             pf.check_warm(warm.expected_modes(), tuple(warm.ran), bool(loaded)),
             pf.check_cache(cache_dir, pf.cache_blobs(cache_dir), warm.new_blobs,
-                           (loaded or {}).get("load_time_ms"), bool(loaded)),
+                           loaded.load_time_ms if loaded else None, bool(loaded)),
             pf.check_power(pf.power_facts()),
             pf.check_cpu(self._cpu_load),
             pf.check_screen(screen.width(), screen.height(), metrics.averageCharWidth(), metrics.lineSpacing()),
