@@ -59,11 +59,12 @@ class EngineHost:
         self._log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
-        self._stop = context.Event()
-        self._process = context.Process(target=host_process.run, args=(child, self._stop, str(self.log_path)),
+        stop_reader, self._stop = context.Pipe(duplex=False)  # Stop goes down its own pipe (host_process.PipeStop)
+        self._process = context.Process(target=host_process.run, args=(child, stop_reader, str(self.log_path)),
                                         name="EagleChat engine", daemon=True)
         self._process.start()
-        child.close()  # the host's end: once the host is gone, our reads end (EOF) instead of waiting
+        child.close()  # the host's ends: once the host is gone, our reads end (EOF) instead of waiting
+        stop_reader.close()
         self._killed: str | None = None
         self._kill_lock = threading.Lock()
 
@@ -105,7 +106,6 @@ class EngineHost:
                  on_hung: Callable[[], None] | None = None):
         """Run one reply; the GenerationResult. Raises RequestFailed, or HostCrashed (``started`` tells
         whether any of it ran)."""
-        self._stop.clear()
         started = False
         stop_passed_at: float | None = None
         self._send(("generate", prompt, settings, draft_free))
@@ -113,7 +113,7 @@ class EngineHost:
             if stop.is_set():
                 now = time.monotonic()
                 if stop_passed_at is None:
-                    self._stop.set()
+                    self._pass_stop()
                     stop_passed_at = now
                 elif on_hung is not None and now - stop_passed_at > HUNG_AFTER_S:
                     on_hung()
@@ -145,6 +145,7 @@ class EngineHost:
             self.kill("closed")
         self._process.join()
         self._conn.close()
+        self._stop.close()
 
     # --- any thread -----------------------------------------------------------------------------------
     def kill(self, reason: str) -> None:
@@ -157,6 +158,12 @@ class EngineHost:
             self._process.kill()
 
     # --- internals ------------------------------------------------------------------------------------
+    def _pass_stop(self) -> None:
+        try:
+            self._stop.send_bytes(b"s")
+        except (OSError, ValueError):  # the host is gone: the next read says so
+            pass
+
     def _send(self, message: tuple) -> None:
         try:
             self._conn.send(message)

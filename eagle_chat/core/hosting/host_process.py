@@ -24,12 +24,41 @@ from eagle_chat.core.hosting.protocol import ErrorInfo, error_info
 log = logging.getLogger("eagle_chat.engine_host")
 
 
-def run(conn, stop, log_path: str) -> None:
-    """The host's main: ``conn`` the pipe to the app, ``stop`` the shared Stop event."""
+def run(conn, stop_conn, log_path: str) -> None:
+    """The host's main: ``conn`` the pipe to the app, ``stop_conn`` the one-way pipe Stop comes down."""
     _log_to(log_path)
     log.info("engine host %d started", os.getpid())
-    Host(conn, stop).serve()
+    Host(conn, PipeStop(stop_conn)).serve()
     log.info("engine host %d ends", os.getpid())
+
+
+class PipeStop:
+    """Stop as the engine's streamer asks for it (``is_set``, once a step): set once anything came down the
+    stop pipe. A pipe, not a ``multiprocessing.Event``: that needs multiprocessing's resource-tracker process,
+    which outlives the app. ``clear`` (a new reply) drains what an earlier Stop sent."""
+
+    def __init__(self, conn):
+        self._conn = conn
+        self._set = False
+
+    def is_set(self) -> bool:
+        if not self._set:
+            try:
+                self._set = self._conn.poll()
+            except (OSError, EOFError):  # the app is gone
+                self._set = True
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+
+    def clear(self) -> None:
+        try:
+            while self._conn.poll():
+                self._conn.recv_bytes()
+        except (OSError, EOFError):
+            return
+        self._set = False
 
 
 class Host:
@@ -111,6 +140,7 @@ class Host:
         from eagle_chat.core.generation.engine import EngineError
 
         engine = self.draft_free if draft_free else self.engine
+        self._stop.clear()
         if engine is None:
             missing = EngineError("The draft-free reference pipeline is not loaded.") if draft_free \
                 else EngineError("No model is loaded yet.")
