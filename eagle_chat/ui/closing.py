@@ -1,11 +1,12 @@
 """WindowCloser: closing the window without losing anything and without leaving anything running.
 
 Closing stops a reply, cancels downloads, exports, verifications and tuning runs (waiting for their
-processes), waits for the speed-demo build, releases the pipeline on its own thread and ends that thread.
-OpenVINO cannot interrupt a model compile (minutes on a GPU or NPU), so when something is still running the
-window stays up saying "Closing after …" and finishes closing once it is all over. A load still compiling
-after ``CLOSE_DEADLINE_S`` ends the process, with everything already saved — that is ``hard_exit``, which
-the app sets; tests, running windows in their own process, wait instead.
+processes), waits for the speed-demo build, ends the engine host and the thread that talks to it. A load is
+not waited for: OpenVINO cannot interrupt a model compile (minutes on a GPU or NPU), so its engine host is
+ended at once. When something is still running the window stays up saying "Closing after …" and finishes
+closing once it is all over; still running after ``CLOSE_DEADLINE_S`` (a reply that ignores Stop), the
+process ends, with everything already saved — that is ``hard_exit``, which the app sets; tests, running
+windows in their own process, wait instead.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ POLL_MS = 20
 
 # What a close waits for: English in ``waited_for`` and the log, translated in the window's notice.
 WAITING_REPLY = QT_TRANSLATE_NOOP("WindowCloser", "the reply stops")
-WAITING_LOAD = QT_TRANSLATE_NOOP("WindowCloser", "the model finishes loading (OpenVINO cannot stop a load)")
 WAITING_DEMO_PAIR = QT_TRANSLATE_NOOP("WindowCloser", "the speed-demo pair is built")
 
 
@@ -86,8 +86,6 @@ class WindowCloser(QObject):
         running = []
         if w.controller.reply is not None:
             running.append(WAITING_REPLY)
-        if w.controller.state == "loading":
-            running.append(WAITING_LOAD)
         if w.models_menu.is_building():
             running.append(WAITING_DEMO_PAIR)
         return running

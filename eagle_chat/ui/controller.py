@@ -33,7 +33,7 @@ from eagle_chat.ui.live_threads import LIVE_THREADS, track
 from eagle_chat.ui.next_turn import NextTurnPrefill
 from eagle_chat.ui.request_queue import RequestQueue
 from eagle_chat.ui.engine_link import EngineLink
-from eagle_chat.ui.worker import CANCEL, RESTART
+from eagle_chat.ui.worker import RESTART
 
 RENDER_INTERVAL_MS = 66  # ~15 Hz: smooth enough to read, and on a 2-core laptop every repaint is taken from inference
 SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
@@ -138,7 +138,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             self.sig_error.emit(self.tr("Wait for the reply to finish (or stop it) before loading another model."))
             return None
         if self.state == "loading":
-            self.engine.end_host(CANCEL)  # the load under way fails as cancelled; this one follows it
+            self.engine.cancel_load()  # the load under way fails as cancelled; this one follows it
         self._load_id = next(self._load_ids)
         self._set_state("loading")
         self.engine.load(self._load_id, spec)
@@ -179,7 +179,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
                 self.sig_error.emit(self.tr("Wait for the reply to finish (or stop it) before unloading the model."))
             return False
         if self.state == "loading":
-            self.engine.end_host(CANCEL)
+            self.engine.cancel_load()
         self._load_id = None
         self.loaded, self.draft_free_loaded = None, False
         self.engine.unload()
@@ -226,7 +226,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             reply.stop.set()
         self._render_timer.stop()
         if self.state == "loading":  # OpenVINO cannot stop a load: its host is ended instead
-            self.engine.end_host(CANCEL)
+            self.engine.cancel_load()
         self.engine.begin_shutdown()  # after the running request, which the stop flag ends within a step
 
     def shut_down(self) -> bool:

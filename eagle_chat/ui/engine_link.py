@@ -14,7 +14,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt, QThread, Signal
 
 from eagle_chat.core.generation.engine import GenerationSettings
-from eagle_chat.ui.worker import GenerationWorker
+from eagle_chat.ui.worker import CANCEL, GenerationWorker
 
 
 class EngineLink(QObject):
@@ -47,6 +47,7 @@ class EngineLink(QObject):
         self.thread.start()
 
     def load(self, load_id: int, spec) -> None:
+        self.worker.wanted_load = load_id  # a load still queued behind it is skipped, not run for nothing
         self.sig_request_load.emit(load_id, spec)
 
     def unload(self) -> None:
@@ -61,6 +62,11 @@ class EngineLink(QObject):
     def generate(self, request_id: int, prompt, settings: GenerationSettings, stop: threading.Event,
                  draft_free: bool) -> None:
         self.sig_request_generate.emit(request_id, prompt, settings, stop, draft_free)
+
+    def cancel_load(self) -> None:
+        """Cancel the load under way and any still queued (from the GUI thread): its host ends at once."""
+        self.worker.wanted_load = 0
+        self.worker.end_host(CANCEL)
 
     def end_host(self, reason: str) -> bool:
         """End the engine host at once (from the GUI thread): see GenerationWorker.end_host."""

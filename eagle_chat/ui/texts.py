@@ -367,9 +367,7 @@ def busy_reason(state: str) -> str | None:
     if state == "generating":
         return translate("texts", "A reply is being generated: stop it or let it finish before changing the model, "
                                   "device or precision.")
-    if state == "loading":
-        return translate("texts", "A model is loading: wait for it before changing the model, device or precision.")
-    return None
+    return None  # while a model loads, another choice cancels that load (its engine host ends) for the new one
 
 
 def closing_text(waiting_for: list[str], deadline_s: float | None) -> str:

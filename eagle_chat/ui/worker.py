@@ -89,6 +89,7 @@ class GenerationWorker(QObject):
         self._starting: EngineHost | None = None  # a host being loaded: end_host cancels it
         self._hosts_lock = threading.Lock()
         self.restarts = RestartPolicy()
+        self.wanted_load: int | None = None  # the latest load asked for (set from the GUI thread)
 
     # --- any thread -----------------------------------------------------------------------------------
     def end_host(self, reason: str) -> bool:
@@ -110,6 +111,9 @@ class GenerationWorker(QObject):
     def load(self, load_id: int, spec: PipelineSpec) -> None:
         """Load ``spec`` as a transaction: its folders are checked (in a new host) before the running
         pipeline is released, and if OpenVINO then cannot build it, the previous pipeline is loaded again."""
+        if self.wanted_load is not None and load_id != self.wanted_load:  # another load was asked for since
+            self.sig_load_failed.emit(load_id, self.tr("Loading was cancelled."), self._loaded)
+            return
         self.restarts.reset()
         previous = self._loaded.spec if self._loaded is not None else None
         released = []
@@ -228,6 +232,8 @@ class GenerationWorker(QObject):
         host = EngineHost(self.log_path)
         with self._hosts_lock:
             self._starting = host
+        if load_id is not None and self.wanted_load not in (None, load_id):  # cancelled before it was here
+            host.kill(CANCEL)
         try:
             loaded = host.load(spec, load_id, on_valid=release)
         except BaseException:
@@ -260,8 +266,8 @@ class GenerationWorker(QObject):
         if counted and not self.restarts.crashed():
             self.sig_engine_lost.emit(self.tr(
                 "The engine crashed {count} times within {minutes} minutes, so it is not restarted again. What "
-                "is known to help: turn prefix caching off (Settings), or use the full-vocabulary draft of this "
-                "model; then load the model again. The log: {path}").format(
+                "is known to help: turn prefix caching off (Reuse earlier turns, under the options), or use the "
+                "full-vocabulary draft of this model. The log: {path}").format(
                     count=self.restarts.max_crashes, minutes=round(self.restarts.window_s / 60), path=self.log_path),
                 False)
             return

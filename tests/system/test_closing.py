@@ -3,11 +3,14 @@ and nothing is left running."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import psutil
 
 from tests.gui import LOAD_TIMEOUT_MS
 
@@ -21,18 +24,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
 import eagle_chat.ui.closing as closing
-import eagle_chat.ui.worker as worker
 from eagle_chat import app as eagle_app
 closing.CLOSE_DEADLINE_S = 3.0
 what = sys.argv[2]
-if what == "stuck-load":  # a compile OpenVINO will not interrupt (minutes on a GPU), simulated
-    Real = worker.Engine
-    class Stuck(Real):
-        def __init__(self, spec):
-            if spec.precision == "f32":
-                time.sleep(120)
-            super().__init__(spec)
-    worker.Engine = Stuck
 
 def when_ready():
     windows = [w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow"]
@@ -74,13 +68,19 @@ def run(tmp_path, what: str) -> tuple[float, str, int]:
     code = child.wait(timeout=LOAD_TIMEOUT_MS / 1000 * 3)
     assert closing_at is not None, said
     elapsed = time.monotonic() - closing_at
-    try:  # nothing of the app's process group outlives it (threads die with it; no child processes)
-        os.killpg(child.pid, 0)
-        left = True
-    except ProcessLookupError:
-        left = False
-    assert not left, "a child process outlived the app"
+    # Nothing of the app's process group outlives it. A zombie has ended: multiprocessing's resource tracker
+    # (started with the engine host) ends with the app, and this container's init does not reap orphans.
+    left = [p for p in psutil.process_iter(["status"]) if _group(p) == child.pid
+            and p.info["status"] != psutil.STATUS_ZOMBIE]
+    assert not left, f"a child process outlived the app: {left}"
     return elapsed, said, code
+
+
+def _group(process) -> int | None:
+    try:
+        return os.getpgid(process.pid)
+    except (ProcessLookupError, psutil.NoSuchProcess):
+        return None
 
 
 def test_close_during_a_reply_ends_the_process_quickly(tmp_path):
@@ -89,30 +89,25 @@ def test_close_during_a_reply_ends_the_process_quickly(tmp_path):
     assert elapsed < 10, elapsed  # stop is seen within a decoding step; measured ~0.1-0.3 s
 
 
-def test_close_during_a_load_waits_for_it_then_exits(tmp_path):
+def test_close_during_a_load_ends_its_engine_host_and_exits(tmp_path):
     elapsed, said, code = run(tmp_path, "load")
-    assert code == 0 and said.startswith("Closing after the model finishes loading")
-    assert elapsed < 30, elapsed
+    assert code == 0 and not said.startswith("Closing after")  # nothing to wait for: the load is cancelled
+    assert elapsed < 10, elapsed  # measured ~1 s, most of it the interpreter's exit
 
 
-def test_close_during_a_load_that_never_ends_exits_at_the_bound(tmp_path):
-    elapsed, said, code = run(tmp_path, "stuck-load")
-    assert code == 0 and "(at most 3 s)" in said
-    assert 2.5 < elapsed < 10, elapsed  # waited its bound, then ended with everything saved
-    assert (tmp_path / "home" / "config" / "settings.json").is_file()
-
-
-def test_close_during_a_load_in_process_leaves_no_thread(qtbot, open_window):
+def test_close_during_a_load_returns_in_under_a_second(qtbot, open_window):
     window = open_window()
     window.show()
-    assert window.set_precision("f32")
-    window.close()
-    assert window.isVisible() and not window.closer.done  # it stays up, saying why
-    assert window.notice.text().startswith("Closing after the model finishes loading")
-    with qtbot.waitSignal(window.closer.sig_closed, timeout=LOAD_TIMEOUT_MS):
-        pass
+    with qtbot.waitSignal(window.controller.sig_state, check_params_cb=lambda state: state == "loading"):
+        assert window.set_precision("f32")
+    started = time.monotonic()
+    with qtbot.waitSignal(window.closer.sig_closed, timeout=1000):
+        window.close()
+    assert time.monotonic() - started < 1.0
     assert not window.isVisible() and not window.controller.engine.is_running()
-    assert window.settings.precision == "f32"  # the load finished before the close: it was committed
+    hosts = [p for p in multiprocessing.active_children() if p.name == "EagleChat engine"]
+    assert not hosts  # the compile it ran is gone with its process
+    assert window.settings.precision != "f32"  # the cancelled load was not committed
 
 
 def test_closing_the_window_during_a_download_ends_its_process(qtbot, open_window, tiny_catalog, fake_hub):

@@ -202,14 +202,17 @@ def test_a_reload_at_f32_that_fails_says_why_and_runs_nothing_later(qtbot, open_
     assert not view.runner.is_running() and "Could not reload at f32" in view.summary.text()
 
 
-def test_a_reload_at_f32_refused_while_a_load_runs_runs_nothing_after_it(qtbot, open_window):
+def test_a_reload_at_f32_asked_during_a_load_replaces_that_load_and_runs(qtbot, open_window):
     window = open_window()
+    window.options.max_tokens.setValue(32)
     view = window.open_compare()
-    with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
-        assert window.load_model()  # at the default precision
-        view.rerun_f32()  # refused: a load runs
-    assert not view.runner.is_running() and view.summary.text() == BUSY
-    assert window.controller.loaded.spec.precision == "default"
+    view.repeats.setValue(1)
+    assert window.load_model()  # at the default precision
+    first = window.loads.pending.load_id
+    with qtbot.waitSignal(view.sig_finished, timeout=REPLY_TIMEOUT_MS * 2) as finished:
+        view.rerun_f32()  # the load under way gives way to the f32 one; the comparison runs after it
+    assert window.controller.loaded.spec.precision == "f32" and window.controller.loaded.load_id != first
+    assert finished.args[0].identical and "Could not" not in view.summary.text()
 
 
 def test_a_draft_free_baseline_refused_while_a_load_runs_says_so(qtbot, open_window):

@@ -3,6 +3,7 @@ settings, labels and the status bar follow only the load the window asked for.""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 
 from eagle_chat import paths
@@ -84,15 +85,14 @@ def test_a_model_change_during_a_reply_is_refused_and_changes_nothing(qtbot, ope
     assert window.models_menu.menuAction().isEnabled()
 
 
-def test_settings_and_labels_follow_only_a_load_that_succeeded(qtbot, open_window, tiny_pair):
+def test_settings_and_labels_follow_only_a_load_that_succeeded(qtbot, open_window):
     window = open_window()
     assert window.settings.precision == "default"
     assert window.set_precision("f32")
     assert window.settings.precision == "default"  # not yet: only once it is loaded
     assert window.status.state_label.text().startswith("Loading ")
     for widget in (window.model_bar.device_combo, window.options.precision):
-        assert not widget.isEnabled() and "A model is loading" in widget.toolTip()
-    assert window.set_model(ModelChoice(tiny_pair[0], None)) is False  # one load at a time
+        assert widget.isEnabled()  # another choice would cancel this load (tests/ui/test_engine_host.py)
     with qtbot.waitSignal(window.loads.sig_committed, timeout=LOAD_TIMEOUT_MS):
         pass
     assert window.settings.precision == "f32" and window.controller.loaded.spec.precision == "f32"
@@ -102,11 +102,11 @@ def test_settings_and_labels_follow_only_a_load_that_succeeded(qtbot, open_windo
 
 def test_a_stale_loaded_report_is_ignored(qtbot, open_window):
     window = open_window()
-    old = dict(window.controller.loaded)
+    old = window.controller.loaded
     heard = []
     window.controller.sig_loaded.connect(heard.append)
     load_id = window.controller.load(window.pipeline_spec(precision="f32"))
-    window.controller._on_loaded({**old, "load_id": load_id - 1})  # a report of an earlier load
+    window.controller._on_loaded(dataclasses.replace(old, load_id=load_id - 1))  # a report of an earlier load
     assert heard == [] and window.controller.state == "loading" and window.settings.precision == "default"
     qtbot.waitUntil(lambda: bool(heard), timeout=LOAD_TIMEOUT_MS)
-    assert heard[0]["load_id"] == load_id
+    assert heard[0].load_id == load_id
