@@ -33,6 +33,7 @@ from eagle_chat.ui.controls import ModelBar
 from eagle_chat.ui.dialogs import WindowDialogs
 from eagle_chat.ui.failures import FailureReporter
 from eagle_chat.ui.menus import build_menus
+from eagle_chat.ui.engine_status import EngineStatus
 from eagle_chat.ui.model_loads import ModelLoads
 from eagle_chat.ui.models.models_menu import ModelsMenu
 from eagle_chat.ui.notice_bar import NoticeBar
@@ -75,6 +76,7 @@ class MainWindow(QMainWindow):
         self.closer = WindowCloser(self)
         self._build()
         self.loads = ModelLoads(self)
+        self.engine_status = EngineStatus(self)  # crash, restart, hung reply, unload: what the window says
         self._connect()
         self.demo = DemoKit(self)  # warm start after loads, quick tune, the one-click speed-demo pair
         self.binder.apply(self)

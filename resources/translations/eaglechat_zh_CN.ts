@@ -101,8 +101,8 @@
         <translation>请等待回复完成（或停止回复）后再加载其他模型。</translation>
     </message>
     <message>
-        <source>A model is loading; wait for it first.</source>
-        <translation>模型正在加载，请先等待加载完成。</translation>
+        <source>Wait for the reply to finish (or stop it) before unloading the model.</source>
+        <translation>请等待回复完成（或停止它）后再卸载模型。</translation>
     </message>
     <message>
         <source>The message is empty; type something to send.</source>
@@ -355,6 +355,33 @@
     </message>
 </context>
 <context>
+    <name>EngineStatus</name>
+    <message>
+        <source>Load the model again</source>
+        <translation>重新加载模型</translation>
+    </message>
+    <message>
+        <source>The engine is running again ({seconds:.1f} s to load the model).</source>
+        <translation>引擎已重新运行（加载模型用时 {seconds:.1f} 秒）。</translation>
+    </message>
+    <message>
+        <source>The reply has not stopped although Stop was pressed: the engine does not answer.</source>
+        <translation>已按下“停止”，但回复仍未停止：引擎没有响应。</translation>
+    </message>
+    <message>
+        <source>Restart the engine</source>
+        <translation>重启引擎</translation>
+    </message>
+    <message>
+        <source>The model is unloaded; its memory is back with the system.</source>
+        <translation>模型已卸载，其占用的内存已归还系统。</translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>未加载模型。</translation>
+    </message>
+</context>
+<context>
     <name>FailureReporter</name>
     <message>
         <source>Something went wrong ({kind}: {error}). EagleChat keeps running.</source>
@@ -411,16 +438,40 @@
         <translation>尚未加载模型。</translation>
     </message>
     <message>
-        <source>The draft-free reference pipeline is not loaded.</source>
-        <translation>未加载无草稿的参考流水线。</translation>
+        <source>Loading was cancelled.</source>
+        <translation>加载已取消。</translation>
+    </message>
+    <message>
+        <source>The engine stopped while loading ({cause}). Its log: {path}</source>
+        <translation>引擎在加载时停止（{cause}）。日志：{path}</translation>
     </message>
     <message>
         <source>Stopped before it started.</source>
         <translation>尚未开始即已停止。</translation>
     </message>
     <message>
+        <source>The engine crashed {count} times within {minutes} minutes, so it is not restarted again. What is known to help: turn prefix caching off (Reuse earlier turns, under the options), or use the full-vocabulary draft of this model. The log: {path}</source>
+        <translation>引擎在 {minutes} 分钟内崩溃了 {count} 次，因此不再自动重启。已知有效的办法：关闭前缀缓存（选项中的“复用之前的轮次”），或改用此模型的全词表草稿模型。日志：{path}</translation>
+    </message>
+    <message>
+        <source>The engine stopped ({cause}); starting it again with the same model…</source>
+        <translation>引擎已停止（{cause}），正在用同一模型重新启动…</translation>
+    </message>
+    <message>
+        <source>The engine could not be started again: {error}</source>
+        <translation>无法重新启动引擎：{error}</translation>
+    </message>
+    <message>
         <source>Generation failed unexpectedly: {error}</source>
         <translation>生成意外失败：{error}</translation>
+    </message>
+    <message>
+        <source>The engine was restarted; this reply is kept as far as it got.</source>
+        <translation>引擎已重启；此回复保留到中断之处。</translation>
+    </message>
+    <message>
+        <source>The engine stopped mid-reply ({cause}); the reply is kept as far as it got, and the engine starts again with the same model. The log: {path}</source>
+        <translation>引擎在回复中途停止（{cause}）；回复保留到中断之处，引擎将用同一模型重新启动。日志：{path}</translation>
     </message>
 </context>
 <context>
@@ -749,6 +800,10 @@ Data folder: {folder}</source>
     <message>
         <source>Choose model folders…</source>
         <translation>选择模型文件夹…</translation>
+    </message>
+    <message>
+        <source>Unload the model (frees its memory)</source>
+        <translation>卸载模型（释放其内存）</translation>
     </message>
     <message>
         <source>Choose the model folder (OpenVINO IR)</source>
@@ -1517,10 +1572,6 @@ Data folder: {folder}</source>
         <translation>回复停止</translation>
     </message>
     <message>
-        <source>the model finishes loading (OpenVINO cannot stop a load)</source>
-        <translation>模型加载完成（OpenVINO 无法中止加载）</translation>
-    </message>
-    <message>
         <source>the speed-demo pair is built</source>
         <translation>演示模型对构建完成</translation>
     </message>
@@ -1670,6 +1721,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>未找到 Intel NPU（Core Ultra 处理器自带 NPU，需要安装 NPU 驱动程序）。</translation>
     </message>
     <message>
+        <source>No model is loaded yet.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
         <source>No model named {name!r} is registered, so there is nothing to remove.</source>
         <translation>没有名为 {name!r} 的已注册模型，无需删除。</translation>
     </message>
@@ -1776,6 +1831,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The draft&apos;s proposals were never accepted in {replies} test replies ({drafted} drafted tokens), so it would only slow the model down. It is probably not the EAGLE-3 head made for this model, or hit OpenVINO GenAI&apos;s known zero-acceptance bug (openvino.genai #4425).</source>
         <translation>在 {replies} 次测试回复中，草稿模型的提议一次也没有被接受（共 {drafted} 个草稿 token），它只会拖慢主模型。它很可能不是为该模型训练的 EAGLE-3 草稿头，或者遇到了 OpenVINO GenAI 已知的零接受率问题（openvino.genai #4425）。</translation>
+    </message>
+    <message>
+        <source>The draft-free reference pipeline is not loaded.</source>
+        <translation>未加载无草稿的参考流水线。</translation>
     </message>
     <message>
         <source>The exported draft cannot be used: {error}</source>
@@ -2962,10 +3021,6 @@ Open it in your browser?</source>
     <message>
         <source>A reply is being generated: stop it or let it finish before changing the model, device or precision.</source>
         <translation>正在生成回复：请先停止或等待其完成，再更改模型、设备或精度。</translation>
-    </message>
-    <message>
-        <source>A model is loading: wait for it before changing the model, device or precision.</source>
-        <translation>正在加载模型：请等待加载完成，再更改模型、设备或精度。</translation>
     </message>
     <message>
         <source>{earlier} and {more}</source>

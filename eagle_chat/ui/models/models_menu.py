@@ -23,6 +23,8 @@ class ModelsMenu(QMenu):
     """Open the Get models dialog."""
     sig_error = Signal(str)
     """Something the user asked for failed; a sentence for them."""
+    sig_unload = Signal()
+    """Unload the model: its engine host ends and its memory goes back to the system."""
     sig_speed_demo_built = Signal(str)
     """(Internal, from the build thread) the speed-demo pair was built ("") or not (the error's text)."""
 
@@ -67,6 +69,9 @@ class ModelsMenu(QMenu):
         self.addSeparator()
         self.addAction(self.tr("Get models…"), lambda: self.sig_get_models.emit())  # a Signal is not callable
         self.addAction(self.tr("Choose model folders…"), self.choose_folders)
+        self.addSeparator()
+        unload = self.addAction(self.tr("Unload the model (frees its memory)"), lambda: self.sig_unload.emit())
+        unload.setObjectName("unloadModelAction")
         if self._locked:
             self.set_locked(self._locked)
 
