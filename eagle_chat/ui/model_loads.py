@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from eagle_chat.core.measure.tuning import clamp_k, start_k
 from eagle_chat.core.models.choice import ModelChoice
 from eagle_chat.ui import texts
+from eagle_chat.core.generation.loaded import LoadedPipeline
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ class ModelLoads(QObject):
         w.models_menu.set_locked(reason)
 
     @Slot(object)
-    def _on_loaded(self, info: dict) -> None:
+    def _on_loaded(self, info: LoadedPipeline) -> None:
         request = self.pending
         if request is None or info.load_id != request.load_id:
             return

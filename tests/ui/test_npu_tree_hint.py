@@ -7,6 +7,8 @@ reply on the NPU would be (the engine side is tested in tests/core/test_npu_draf
 
 from __future__ import annotations
 
+import dataclasses
+
 from PySide6.QtWidgets import QLabel
 
 from eagle_chat.core.generation.devices import NpuOptions
@@ -64,7 +66,7 @@ def test_auto_tune_on_the_npu_sweeps_trees_within_the_compiled_limits(qtbot, ope
     window = open_window()
     loaded = window.controller.loaded
     npu_spec = loaded.spec.with_changes(device="NPU", npu=NpuOptions(max_tree_depth=4))
-    window.controller.loaded = {**loaded, "spec": npu_spec}
+    window.controller.loaded = dataclasses.replace(loaded, spec=npu_spec)
     try:
         dialog = window.open_tune()
         assert dialog.trees_check.isChecked(), "the NPU drafts trees: they are tried by default"

@@ -16,6 +16,7 @@ from eagle_chat import paths
 from eagle_chat.core.serving.keys import KeyStore
 from eagle_chat.core.serving.remote import REMOTE, RemoteSpec
 from eagle_chat.ui import theme
+from eagle_chat.core.generation.loaded import LoadedPipeline
 
 
 class RemoteDialog(QDialog):
@@ -135,7 +136,7 @@ class RemoteBackend(QObject):
             self.window.model_bar.set_device("CPU")
 
     @Slot(object)
-    def _on_loaded(self, info: dict) -> None:
+    def _on_loaded(self, info: LoadedPipeline) -> None:
         if info.device == REMOTE:
             self.window.model_bar.set_model_text(self._label(), str(self.window.settings.remote_url))
 

@@ -48,6 +48,7 @@ from eagle_chat.ui.speed.speculation_display import bind_toggle, max_accepted
 from eagle_chat.ui.speed.presets_row import PRESET_PROMPTS, PresetsRow
 from eagle_chat.ui.speed.speed_chart import SpeedChart
 from eagle_chat.ui.speed.speed_demo_offer import SpeedDemoOffer
+from eagle_chat.core.generation.loaded import LoadedPipeline
 
 DEMO_FONT_SCALE = 1.6
 EXACT_PRECISION = "f32"  # where greedy answers of both modes must be identical
@@ -245,7 +246,7 @@ class CompareView(QWidget):
         else:
             self.summary.setText(self.tr("Could not load the draft-free copy: {reason}").format(reason=message))
 
-    def _on_loaded(self, info: dict) -> None:
+    def _on_loaded(self, info: LoadedPipeline) -> None:
         if not self._pending_rerun:
             return
         self._pending_rerun = False

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from eagle_chat.core.measure.tuning import tuned_choice
 from eagle_chat.core.models import speed_demo
+from eagle_chat.core.generation.loaded import LoadedPipeline
 
 DEMO_PRECISION = "f32"
 
@@ -107,7 +108,7 @@ class SpeedDemoFlow(QObject):
         self._go("load")
         self._window.models_menu.choose_registered(speed_demo.NAME)  # a load of the pair, at f32
 
-    def _on_loaded(self, _info: dict) -> None:
+    def _on_loaded(self, _info: LoadedPipeline) -> None:
         if self.step not in ("build", "load"):
             return
         if self.loaded_as_wanted():

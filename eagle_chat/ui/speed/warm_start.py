@@ -31,6 +31,7 @@ from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.measure.preflight import cache_blobs
 from eagle_chat.ui.controller import ChatController
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
+from eagle_chat.core.generation.loaded import LoadedPipeline
 
 WARM_MAX_TOKENS = 512
 WARM_PROMPT = "Write a Python function that reverses a string."
@@ -94,7 +95,7 @@ class WarmStart(QObject):
         if state == "loading":
             self._blobs_before = cache_blobs(self.cache_dir)
 
-    def _on_loaded(self, info: dict) -> None:
+    def _on_loaded(self, info: LoadedPipeline) -> None:
         self.ran, self.warmup_runs = {}, []
         after = cache_blobs(self.cache_dir)
         before = self._blobs_before
