@@ -35,6 +35,7 @@ from eagle_chat.core.generation.failure_kinds import (
     UNAVAILABLE,
 )
 from eagle_chat.core.generation.loaded import LoadedPipeline, describe
+from eagle_chat.core.generation.replier import Replier
 from eagle_chat.core.hosting.client import EngineHost, HostCrashed, RequestFailed
 from eagle_chat.core.hosting.restarts import RestartPolicy
 from eagle_chat.core.serving.remote import RemoteEngine, RemoteSpec
@@ -85,7 +86,7 @@ class GenerationWorker(QObject):
         self.log_path = Path(log_path) if log_path is not None else paths.engine_log_file()
         self._loaded: LoadedPipeline | None = None
         self._host: EngineHost | None = None  # the host of the loaded pipeline
-        self._remote: RemoteEngine | None = None  # or a remote server's model, run in-process
+        self._remote: Replier | None = None  # or a remote server's model (a RemoteEngine), run in-process
         self._starting: EngineHost | None = None  # a host being loaded: end_host cancels it
         self._hosts_lock = threading.Lock()
         self.restarts = RestartPolicy()

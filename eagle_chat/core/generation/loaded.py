@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from eagle_chat.core.generation.reasoning import prompt_opens_reasoning
+from eagle_chat.core.generation.replier import Replier
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class LoadedPipeline:
         return replace(self, **changes)
 
 
-def describe(engine, *, load_id: int | None = None, draft_free: bool = False) -> LoadedPipeline:
+def describe(engine: Replier, *, load_id: int | None = None, draft_free: bool = False) -> LoadedPipeline:
     """The description of ``engine`` (an Engine or a RemoteEngine) the app is sent."""
     return LoadedPipeline(
         spec=engine.spec,
@@ -54,7 +55,7 @@ def describe(engine, *, load_id: int | None = None, draft_free: bool = False) ->
     )
 
 
-def _reasoning_in_prompt(engine) -> dict:
+def _reasoning_in_prompt(engine: Replier) -> dict:
     opens = {}
     for thinking in (None, True, False):
         try:

@@ -77,6 +77,11 @@ class RemoteEngine:
                  on_chunk: ChunkCallback | None = None, stop: threading.Event | None = None) -> GenerationResult:
         return asyncio.run(self._generate(prompt, settings, on_chunk, stop or threading.Event()))
 
+    def prompt_text(self, prompt: str | Sequence[dict], thinking: bool | None = None) -> str:
+        """The server applies its own chat template, which is not seen from here: the messages' text."""
+        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
+        return "\n".join(str(message.get("content") or "") for message in messages)
+
     def close(self) -> None:
         pass
 
