@@ -99,3 +99,20 @@ def test_grammars_refuse_what_they_cannot_enforce():
     recursive = {"$defs": {"node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}},
                  "$ref": "#/$defs/node"}
     assert "ref_1 ::=" in schema_grammar(recursive)
+
+
+def test_a_reduced_vocabulary_draft_is_told_apart(tiny_pair):
+    """A d2t draft under a grammar drafts next to nothing (GenAI 2026.4.1): the API says so when it is loaded."""
+    from types import SimpleNamespace
+
+    from eagle_chat.core.generation.loaded import _reduced_vocab
+    from eagle_chat.core.serving.requests import ServedModel
+    from eagle_chat.core.serving.responses import output_figures
+
+    assert _reduced_vocab(tiny_pair[1].parent / "d2t" / "tiny-qwen3-eagle3")
+    assert not _reduced_vocab(tiny_pair[1]) and not _reduced_vocab(None)
+    d2t, full = (ServedModel("m", True, "CPU", draft_reduced_vocab=flag) for flag in (True, False))
+    drafted, plain = SimpleNamespace(mode="speculative"), SimpleNamespace(mode="baseline")
+    assert output_figures("tool_call", d2t, drafted)["drafting_limited_by_grammar"] is True
+    assert not any(output_figures(g, m, s)["drafting_limited_by_grammar"]
+                   for g, m, s in [(None, d2t, drafted), ("json_schema", full, drafted), ("tool_call", d2t, plain)])
