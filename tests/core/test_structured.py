@@ -113,6 +113,22 @@ def test_a_reduced_vocabulary_draft_is_told_apart(tiny_pair):
     assert not _reduced_vocab(tiny_pair[1]) and not _reduced_vocab(None)
     d2t, full = (ServedModel("m", True, "CPU", draft_reduced_vocab=flag) for flag in (True, False))
     drafted, plain = SimpleNamespace(mode="speculative"), SimpleNamespace(mode="baseline")
-    assert output_figures("tool_call", d2t, drafted)["drafting_limited_by_grammar"] is True
+    limited = output_figures("tool_call", d2t, plain)  # the reply ran without drafting (see requests.settings)
+    assert limited["drafting_limited_by_grammar"] is True and "wrong id space" in limited["draft_skipped"]
     assert not any(output_figures(g, m, s)["drafting_limited_by_grammar"]
-                   for g, m, s in [(None, d2t, drafted), ("json_schema", full, drafted), ("tool_call", d2t, plain)])
+                   for g, m, s in [(None, d2t, drafted), ("json_schema", full, drafted)])
+
+
+def test_a_grammar_on_a_d2t_draft_runs_without_drafting():
+    """GenAI 2026.4.1 masks a d2t draft in the target's id space: output unlike plain decoding and heap
+    corruption (benchmarks/grammar_drafting.py), so such a reply is decoded without the draft."""
+    from eagle_chat.core.serving.requests import Limits, ServedModel, parse_chat
+
+    body = {"model": "m", "messages": ASK, "response_format": {"type": "json_object"}}
+    for reduced, drafted in ((True, False), (False, True)):
+        model = ServedModel("m", True, "CPU", supports_tools=True, draft_reduced_vocab=reduced)
+        settings = parse_chat(body, model, Limits()).settings(GenerationSettings(), True, reduced)
+        assert settings.speculative is drafted and settings.constraint.kind == "json_object"
+        assert settings.thinking is False  # the grammar leaves no room for <think>
+    free = parse_chat({"model": "m", "messages": ASK}, model, Limits()).settings(GenerationSettings(), True, True)
+    assert free.speculative and free.constraint is None  # no grammar: a d2t draft drafts as usual

@@ -162,7 +162,7 @@ class _Api:
         return _json(await run.collect())
 
     def _submit(self, request: Request, req: CompletionRequest, model) -> "_Run":
-        settings = req.settings(self.backend.default_settings(), model.has_draft)
+        settings = req.settings(self.backend.default_settings(), model.has_draft, model.draft_reduced_vocab)
         prompt = [dict(m) for m in req.prompt] if req.kind == "chat" else req.prompt
         job = Job(prompt, settings, label=request.url.path)
         self.backend.submit(job)

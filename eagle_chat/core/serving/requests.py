@@ -102,8 +102,13 @@ class CompletionRequest:
     def sampling(self) -> bool:
         return bool(self.temperature) and not self.sampling_ignored
 
-    def settings(self, defaults: GenerationSettings, has_draft: bool) -> GenerationSettings:
-        """The engine settings for this request, starting from the server's (or the window's) defaults."""
+    def settings(self, defaults: GenerationSettings, has_draft: bool, draft_reduced_vocab: bool = False) -> GenerationSettings:
+        """The engine settings for this request, starting from the server's (or the window's) defaults.
+
+        A grammar with a reduced-vocabulary (d2t) draft runs without drafting: GenAI 2026.4.1 applies the
+        grammar's mask to the draft's logits in the target's id space, which accepted next to no draft tokens,
+        changed the output against plain decoding and corrupted the heap (an abort within a few replies on the
+        tiny d2t pair; ``benchmarks/grammar_drafting.py``)."""
         settings = replace(
             defaults, max_new_tokens=self.max_tokens, do_sample=self.sampling,
             temperature=self.temperature if self.sampling else defaults.temperature,
@@ -118,7 +123,8 @@ class CompletionRequest:
         elif self.num_assistant_tokens is not None:
             settings = replace(settings, speculative=True, num_assistant_tokens=self.num_assistant_tokens,
                                tree_depth=0, branching_factor=0)
-        return replace(settings, speculative=settings.speculative and has_draft)
+        unsafe = self.tool_use.constraint is not None and draft_reduced_vocab
+        return replace(settings, speculative=settings.speculative and has_draft and not unsafe)
 
 
 def parse_chat(body: object, model: ServedModel, limits: Limits) -> CompletionRequest:

@@ -7,8 +7,10 @@ Every finished response carries two extra objects a client can look for:
   ``tokens_per_s``, ``ttft_ms``, ``tpot_ms``, ``generate_ms``, ``queue_ms``, ``device``, ``stopped``,
   ``cut``, ``sampling``, ``draft_skipped``: why a reply ran without the loaded draft, e.g. a one-token prompt;
   ``grammar``: the grammar the reply was held to (``tool_call``, ``json_object``, ``json_schema``, or null),
-  ``drafting_limited_by_grammar``: true when that grammar meets a reduced-vocabulary (d2t) draft, which then
-  has next to no draft tokens accepted (GenAI 2026.4.1), and, when there is something to say,
+  ``drafting_limited_by_grammar``: true when that grammar meets a reduced-vocabulary (d2t) draft: the reply
+  then runs without drafting (GenAI 2026.4.1 masks the draft in the wrong id space: next to no tokens
+  accepted, output unlike plain decoding, heap corruption), ``draft_skipped`` says so; and, when there is
+  something to say,
   ``tool_call_errors`` (calls whose arguments are not valid JSON) and ``schema_valid``);
 - ``timings``: the same in llama.cpp server's names (``draft_n``, ``draft_n_accepted``,
   ``predicted_per_second`` …), which some clients already read.
@@ -104,11 +106,17 @@ def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool =
     }
 
 
+GRAMMAR_WITH_D2T = ("a grammar with a reduced-vocabulary (d2t) draft: OpenVINO GenAI 2026.4.1 applies it to the "
+                    "draft in the wrong id space, so this reply ran without drafting")
+
+
 def output_figures(grammar: str | None, model: ServedModel, stats: GenerationStats, *,
                    tool_call_errors: list[str] | None = None, schema_valid: bool | None = None) -> dict:
     """The grammar a reply was held to, what it did to drafting, and what is wrong with the output, if anything."""
-    more: dict = {"grammar": grammar,
-                  "drafting_limited_by_grammar": bool(grammar and model.draft_reduced_vocab and stats.mode == "speculative")}
+    limited = bool(grammar and model.draft_reduced_vocab and model.has_draft)
+    more: dict = {"grammar": grammar, "drafting_limited_by_grammar": limited}
+    if limited:
+        more["draft_skipped"] = GRAMMAR_WITH_D2T
     if tool_call_errors:
         more["tool_call_errors"] = tool_call_errors
     if schema_valid is not None:
