@@ -117,15 +117,65 @@ SPLIT_REGEX = (
     r"\s+(?!\S)|\s+"
 )
 # ChatML, like Qwen3's: earlier assistant turns lose their <think> block; enable_thinking=false appends an
-# empty think block to the generation prompt.
+# empty think block to the generation prompt. Tools in Qwen3's (Hermes) format: the function list as JSON lines
+# in <tools> in the system turn, the assistant's calls as <tool_call>\n{"name": …, "arguments": …}\n</tool_call>,
+# tool results as <tool_response> blocks in one user turn. Without tools the rendering is what it was before the
+# tools branch came in (the pair was trained on that). One line, no raw newlines: it goes into an XML attribute
+# (the tokenizer IR's rt_info), where a newline would be read back as a space.
 CHAT_TEMPLATE = (
+    "{%- if tools %}"
+    "{{- '<|im_start|>system\\n' }}"
+    "{%- if messages[0].role == 'system' %}"
+    "{{- messages[0].content + '\\n\\n' }}"
+    "{%- endif %}"
+    "{{- '# Tools\\n\\nYou may call one or more functions to assist with the user query.\\n\\nYou are provided with "
+    "function signatures within <tools></tools> XML tags:\\n<tools>' }}"
+    "{%- for tool in tools %}"
+    "{{- '\\n' }}{{- tool | tojson }}"
+    "{%- endfor %}"
+    "{{- '\\n</tools>\\n\\nFor each function call, return a json object with function name and arguments within "
+    "<tool_call></tool_call> XML tags:\\n<tool_call>\\n{\"name\": <function-name>, \"arguments\": "
+    "<args-json-object>}\\n</tool_call><|im_end|>\\n' }}"
+    "{%- elif messages[0].role == 'system' %}"
+    "{{- '<|im_start|>system\\n' + messages[0].content + '<|im_end|>\\n' }}"
+    "{%- endif %}"
     "{%- for message in messages %}"
-    "{%- if message.role == 'assistant' %}"
-    "{%- set content = message.content %}"
+    "{%- if message.role == 'system' %}"
+    "{%- if not loop.first %}"
+    "{{- '<|im_start|>system\\n' + message.content + '<|im_end|>\\n' }}"
+    "{%- endif %}"
+    "{%- elif message.role == 'assistant' %}"
+    "{%- set content = message.content if message.content is string else '' %}"
     "{%- if '</think>' in content %}"
     "{%- set content = content.split('</think>')[-1].lstrip('\\n') %}"
     "{%- endif %}"
-    "{{- '<|im_start|>assistant\\n' + content + '<|im_end|>\\n' }}"
+    "{{- '<|im_start|>assistant\\n' + content }}"
+    "{%- if message.tool_calls %}"
+    "{%- for tool_call in message.tool_calls %}"
+    "{%- if (loop.first and content) or (not loop.first) %}"
+    "{{- '\\n' }}"
+    "{%- endif %}"
+    "{%- if tool_call.function %}"
+    "{%- set tool_call = tool_call.function %}"
+    "{%- endif %}"
+    "{{- '<tool_call>\\n{\"name\": \"' + tool_call.name + '\", \"arguments\": ' }}"
+    "{%- if tool_call.arguments is string %}"
+    "{{- tool_call.arguments }}"
+    "{%- else %}"
+    "{{- tool_call.arguments | tojson }}"
+    "{%- endif %}"
+    "{{- '}\\n</tool_call>' }}"
+    "{%- endfor %}"
+    "{%- endif %}"
+    "{{- '<|im_end|>\\n' }}"
+    "{%- elif message.role == 'tool' %}"
+    "{%- if loop.first or messages[loop.index0 - 1].role != 'tool' %}"
+    "{{- '<|im_start|>user' }}"
+    "{%- endif %}"
+    "{{- '\\n<tool_response>\\n' + message.content + '\\n</tool_response>' }}"
+    "{%- if loop.last or messages[loop.index0 + 1].role != 'tool' %}"
+    "{{- '<|im_end|>\\n' }}"
+    "{%- endif %}"
     "{%- else %}"
     "{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}"
     "{%- endif %}"
@@ -424,6 +474,39 @@ def normalize_tokenizer_config(model_dir: Path) -> None:
     for key in ("is_local", "backend"):
         config.pop(key, None)
     path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+TOKENIZER_IRS = ("openvino_tokenizer.xml", "openvino_detokenizer.xml")
+_RT_CHAT_TEMPLATE = re.compile(r'<chat_template value="[^"]*" />')
+
+
+def set_chat_template(model_dir: Path, template: str = CHAT_TEMPLATE) -> list[Path]:
+    """Swap the chat template of a built model folder in place, without retraining or re-exporting: in
+    tokenizer_config.json and in the rt_info of the tokenizer IRs (where OpenVINO GenAI reads it). The IRs'
+    other bytes stay as they are (the weights in the .bin files are not touched). Returns the files changed."""
+    changed = []
+    config_path = model_dir / "tokenizer_config.json"
+    if config_path.exists():
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+        if config.get("chat_template") != template:
+            config["chat_template"] = template
+            config_path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            changed.append(config_path)
+    # Escaped as OpenVINO's serializer (pugixml) writes an attribute: &, < and " only.
+    value = template.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+    assert "\n" not in template and "\r" not in template, "a raw newline in an XML attribute reads back as a space"
+    for name in TOKENIZER_IRS:
+        path = model_dir / name
+        if not path.exists():
+            continue
+        xml = path.read_text(encoding="utf-8")
+        new, count = _RT_CHAT_TEMPLATE.subn(lambda _: f'<chat_template value="{value}" />', xml)
+        if count != 1:
+            raise SystemExit(f"{path}: expected one chat_template in rt_info, found {count}")
+        if new != xml:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
+    return changed
 
 
 def strip_special_strings(text: str) -> str:
@@ -1236,7 +1319,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     """Command line."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", type=Path, required=True, help="output folder, e.g. tests/models")
+    p.add_argument("--out", type=Path, help="output folder, e.g. tests/models (required unless --set-template)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--train-steps", type=int, default=600, help="target pre-training steps (default 600)")
     p.add_argument("--train-seconds", type=float, help="train the target for this long instead (not reproducible)")
@@ -1253,13 +1336,24 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--speed-demo", action="store_true",
                    help="also build and benchmark the speed-demo pair (~100 MB; do not commit)")
     p.add_argument("--speed-demo-dir", type=Path, help="where to put the speed-demo pair (default <out>/speed-demo)")
+    p.add_argument("--set-template", type=Path, nargs="+", metavar="DIR",
+                   help="only write CHAT_TEMPLATE into these built model folders (tokenizer_config.json and the "
+                        "tokenizer IRs' rt_info), without retraining; --out is then not needed")
     p.add_argument("--speed-width", type=int,
                    help="MLP width of the speed-demo target (default: the app's, 26000, ~50M weights)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.out is None and not args.set_template:
+        p.error("--out is required")
+    return args
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.set_template:
+        for folder in args.set_template:
+            changed = set_chat_template(folder)
+            print(f"{folder}: " + (", ".join(p.name for p in changed) if changed else "already up to date"))
+        return 0
     configure_environment()
     torch.set_num_threads(max(1, os.cpu_count() or 1))
     figures, build_seconds = None, 0.0

@@ -35,9 +35,9 @@ class Served:
 
 
 @contextmanager
-def serve(home: Path, *extra: str, draft: bool = True, api_key: str | None = API_KEY):
+def serve(home: Path, *extra: str, draft: bool = True, api_key: str | None = API_KEY, model: Path = TINY_TARGET):
     """Start the server, yield it once it listens, stop it with SIGINT and check it exits cleanly."""
-    args = [sys.executable, "-m", "eagle_chat", "serve", "--model", str(TINY_TARGET), "--precision", "f32",
+    args = [sys.executable, "-m", "eagle_chat", "serve", "--model", str(model), "--precision", "f32",
             "--port", "0", "--home", str(home), *extra]
     if draft:
         args += ["--draft", str(TINY_DRAFT)]

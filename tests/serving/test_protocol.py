@@ -48,14 +48,16 @@ def test_extensions_set_k_and_thinking():
 @pytest.mark.parametrize("body, param", [
     ({"model": "m", "messages": USER, "frobnicate": 1}, "frobnicate"),
     ({"model": "m", "messages": []}, "messages"),
-    ({"model": "m", "messages": [{"role": "tool", "content": "x"}]}, "messages[0].role"),
+    ({"model": "m", "messages": [{"role": "tool", "content": "x"}]}, "messages[0].tool_call_id"),
+    ({"model": "m", "messages": [{"role": "function", "content": "x"}]}, "messages[0].role"),
     ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, "messages[0].content[0]"),
     ({"model": "m", "messages": USER, "n": 3}, "n"),
     ({"model": "m", "messages": USER, "max_tokens": 0}, "max_tokens"),
     ({"model": "m", "messages": USER, "max_tokens": True}, "max_tokens"),
     ({"model": "m", "messages": USER, "temperature": 3}, "temperature"),
     ({"model": "m", "messages": USER, "stop": ["a", "b", "c", "d", "e"]}, "stop"),
-    ({"model": "m", "messages": USER, "tools": [{"type": "function"}]}, "tools"),
+    ({"model": "m", "messages": USER, "tools": [{"type": "function"}]}, "tools[0].function"),
+    ({"model": "m", "messages": USER, "tools": [{"type": "function", "function": {"name": "f"}}]}, "tools"),
     ({"model": "m", "messages": USER, "num_assistant_tokens": 99}, "num_assistant_tokens"),
     ({"model": "m", "messages": USER, "temperature": 0.8}, "temperature"),
     ({"messages": USER}, "model"),
@@ -166,7 +168,7 @@ def nested(depth: int) -> object:
     ({"chat_template_kwargs": {"enable_thinking": [1]}}, "chat_template_kwargs.enable_thinking", None),
     ({"messages": [{"role": "user", "content": "x", "name": 5}]}, "messages[0].name", None),
     ({"messages": [{"role": "assistant", "content": "x", "tool_calls": [{"id": "1"}]}, *USER]},
-     "messages[0].tool_calls", None),
+     "messages[0].tool_calls[0].function", None),
     ({"n": True}, "n", None),  # true is not 1
     ({"logprobs": 0}, "logprobs", None),  # 0 is not false
     ({"reasoning_effort": ["high"]}, "reasoning_effort", None),

@@ -27,11 +27,14 @@ so the string no longer matches the special token and reads the same.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from eagle_chat.core.generation.tool_template import tools_list
 
 Message = Mapping[str, str]
 Render = Callable[[Sequence[Message], bool], str]  # messages, add_generation_prompt -> the template's text
@@ -165,17 +168,27 @@ class ChatTokens:
         return self.encode(_joined(string)).tolist()  # no cut keeps it whole: the invisible-joiner fallback
 
 
-def chat_renderer(tokenizer, thinking: bool | None) -> Render:
-    """The tokenizer's chat template as a Render, with the thinking switch (None: the template's default)."""
+def chat_renderer(tokenizer, thinking: bool | None, tools: str | None = None) -> Render:
+    """The tokenizer's chat template as a Render, with the thinking switch (None: the template's default) and
+    the tool list (JSON text, see ``tool_template``; the caller has checked that the template takes tools)."""
     import openvino_genai as ov_genai
+
+    functions = tools_list(tools)
 
     def render(messages: Sequence[Message], generation_prompt: bool) -> str:
         history = ov_genai.ChatHistory([dict(m) for m in messages])
         if thinking is not None:
             history.set_extra_context({"enable_thinking": bool(thinking)})
+        if functions:
+            return tokenizer.apply_chat_template(history, add_generation_prompt=generation_prompt, tools=functions)
         return tokenizer.apply_chat_template(history, add_generation_prompt=generation_prompt)
 
     return render
+
+
+def messages_key(prompt: str | Sequence[Message]) -> object:
+    """A hashable key for a prompt: a string, or the messages (which may hold lists: tool calls) as JSON."""
+    return prompt if isinstance(prompt, str) else json.dumps(list(map(dict, prompt)), sort_keys=True, ensure_ascii=False)
 
 
 def tokenized_inputs(ids: np.ndarray):

@@ -101,11 +101,17 @@ def limits_for(plan, npu) -> ContextLimits:
     return cpu_limits(max_context, plan.kv_cache.capacity_tokens if plan.kv_cache is not None else None)
 
 
-def plan_for(engine, prompt: str | Sequence[Message], max_new_tokens: int, thinking: bool | None) -> ContextPlan:
-    """``fit`` with an engine's tokenizer and chat template (thinking switch applied) and its limits."""
+def plan_for(engine, prompt: str | Sequence[Message], max_new_tokens: int, thinking: bool | None,
+             tools: str | None = None) -> ContextPlan:
+    """``fit`` with an engine's tokenizer and chat template (thinking switch and tool list applied) and its
+    limits. The per-message overhead is measured without tools: the tool list sits in the system turn, which
+    is counted whole."""
     messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
 
     def count(chosen: Sequence[Message]) -> int:
+        return engine.count_prompt_tokens(chosen, thinking, tools)
+
+    def count_plain(chosen: Sequence[Message]) -> int:
         return engine.count_prompt_tokens(chosen, thinking)
 
     known = _TEXT_TOKENS.get(engine)
@@ -113,7 +119,7 @@ def plan_for(engine, prompt: str | Sequence[Message], max_new_tokens: int, think
         known = _TEXT_TOKENS[engine] = TokenCounts(engine.count_text_tokens)
     overheads = _OVERHEADS.setdefault(engine, {})
     if thinking not in overheads:  # measured once per pipeline and thinking switch
-        overheads[thinking] = message_overhead(count, known.count)
+        overheads[thinking] = message_overhead(count_plain, known.count)
     return fit(messages, max_new_tokens, engine.context_limits, count, known.count, overhead=overheads[thinking])
 
 

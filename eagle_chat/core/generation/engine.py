@@ -20,9 +20,9 @@ from pathlib import Path
 
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation import context as ctx
-from eagle_chat.core.generation.chat_tokens import ChatTokens, Prompt, chat_renderer, tokenized_inputs
+from eagle_chat.core.generation.chat_tokens import ChatTokens, Prompt, chat_renderer, messages_key, tokenized_inputs
 from eagle_chat.core.generation import devices as dev
-from eagle_chat.core.generation import kv_cache, prefill, short_prompt
+from eagle_chat.core.generation import kv_cache, prefill, short_prompt, structured
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
 from eagle_chat.core.generation.streamer import ChunkStreamer, token_lengths
@@ -129,6 +129,8 @@ class GenerationSettings:
     branching_factor: int = 0
     chat_template: bool = True  # False: a string prompt goes in as it is (the API's /v1/completions)
     next_turn: bool = False  # only cache the conversation as its next turn will send it (see ``prefill``)
+    tools: str | None = None  # the tool list for the chat template, as JSON text (see ``tool_template``)
+    constraint: structured.Constraint | None = None  # a grammar the reply must follow (see ``structured``)
 
 
 @dataclass
@@ -193,9 +195,10 @@ class Engine:
     def supports_thinking(self) -> bool:
         return self.target_info.supports_thinking
 
-    def count_prompt_tokens(self, prompt: str | Sequence[Message], thinking: bool | None = None) -> int:
+    def count_prompt_tokens(self, prompt: str | Sequence[Message], thinking: bool | None = None,
+                            tools: str | None = None) -> int:
         """Tokens the prompt occupies after the chat template — what MAX_PROMPT_LEN limits on NPU."""
-        return len(self.prompt(prompt, thinking).ids)
+        return len(self.prompt(prompt, thinking, tools=tools).ids)
 
     def count_tokens(self, text: str) -> int:
         """Tokens ``text`` encodes to as it stands (no template, no special tokens)."""
@@ -205,18 +208,20 @@ class Engine:
         """The prompt as the model reads it, after the chat template (see ``prompt``)."""
         return self.prompt(prompt, thinking).text
 
-    def prompt(self, prompt: str | Sequence[Message], thinking: bool | None = None, until: str | None = None) -> Prompt:
+    def prompt(self, prompt: str | Sequence[Message], thinking: bool | None = None, until: str | None = None,
+               tools: str | None = None) -> Prompt:
         """The prompt after the chat template, as text and as the ids sent (each message's text as text).
 
         A conversation that ends with an assistant message is a reply to *continue*: the template renders
         the turns before it with the generation prompt, and that reply's text follows as it stands. The last
         rendering is remembered: a reply renders its prompt to count it (the context budget), then to send it.
-        ``until``: only the prompt up to the last place this text is rendered (not remembered)."""
+        ``until``: only the prompt up to the last place this text is rendered (not remembered); ``tools``: the
+        tool list (JSON text) for a template that takes one."""
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
-        render = chat_renderer(self._tokenizer, thinking if self.supports_thinking else None)
+        render = chat_renderer(self._tokenizer, thinking if self.supports_thinking else None, tools)
         if until is not None:
             return self._chat.prompt(messages, render, until=until)
-        key = (thinking, prompt if isinstance(prompt, str) else tuple(tuple(sorted(m.items())) for m in prompt))
+        key = (thinking, tools, messages_key(prompt))
         last = self._last_render  # one read: another thread may count a prompt meanwhile
         if last is None or last[0] != key:
             self._last_render = last = (key, self._chat.prompt(messages, render))
@@ -229,7 +234,7 @@ class Engine:
     def plan_context(self, prompt: str | Sequence[Message], settings: GenerationSettings) -> ctx.ContextPlan:
         """What of ``prompt`` is sent and how many tokens may come back (see ``context.fit``)."""
         try:
-            return ctx.plan_for(self, prompt, settings.max_new_tokens, settings.thinking)
+            return ctx.plan_for(self, prompt, settings.max_new_tokens, settings.thinking, settings.tools)
         except ctx.ContextTooSmall as error:
             check_prompt_length(error.tokens, device=self.plan.device, npu=self.spec.npu, max_context=error.limit + 1)
             raise EngineError("This message is {tokens} tokens long; with room for a reply the model takes at "
@@ -262,7 +267,7 @@ class Engine:
             plan = self.plan_context(prompt, settings)
             config.max_new_tokens = plan.max_new_tokens
             sent = self.prompt([{"role": "user", "content": prompt}] if isinstance(prompt, str) else plan.messages,
-                               settings.thinking)
+                               settings.thinking, tools=settings.tools)
         # The prompt goes in as ids (template tokens as control tokens, each message's text as text: see
         # chat_tokens); a string with the template switched off (the API's /v1/completions) as it stands.
         raw = isinstance(prompt, str) and not settings.chat_template
@@ -290,15 +295,9 @@ class Engine:
                               error=streamer.error) from streamer.error
         stopped = stop.is_set()
         text = streamer.text if stopped else result.texts[0] if raw else self._tokenizer.decode(list(result.tokens[0]))
-        stats = stats_from_result(
-            result,
-            mode=mode,
-            num_assistant_tokens=config.num_assistant_tokens if speculative else 0,
-            device=self.plan.device,
-            streamed_tokens=streamer.tokens,
-            stopped=stopped,
-            steps=streamer.finish_record(text),
-        )
+        stats = stats_from_result(result, mode=mode, num_assistant_tokens=config.num_assistant_tokens if speculative else 0,
+                                  device=self.plan.device, streamed_tokens=streamer.tokens, stopped=stopped,
+                                  steps=streamer.finish_record(text))
         stats.load_time_ms, stats.draft_skipped = self.load_time_ms, short_prompt.NO_DRAFT_REASON if plain else None
         if not next_turn:
             stats.history_tokens, stats.history_dropped = plan.history_tokens, plan.dropped
@@ -333,6 +332,7 @@ class Engine:
         config.num_return_sequences = 1
         config.do_sample = bool(settings.do_sample)
         config.apply_chat_template = bool(settings.chat_template)
+        structured.apply(config, settings.constraint)
         if settings.do_sample:
             config.temperature = float(settings.temperature)
             config.top_p = float(settings.top_p)

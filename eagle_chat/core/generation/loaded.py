@@ -7,10 +7,15 @@ marker, the comparisons) reads these fields, never a dict.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from eagle_chat.core.generation.reasoning import prompt_opens_reasoning
 from eagle_chat.core.generation.replier import Replier
+from eagle_chat.core.generation.tool_template import takes_tools
+
+UNBOUNDED = 1 << 30  # context.cpu_limits' "no known limit"
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,10 @@ class LoadedPipeline:
     load_id: int | None = None  # the load that asked for it (None: reloaded after a crash, or kept)
     # For each thinking switch (None, True, False): does the template open <think> in the prompt itself?
     reasoning_in_prompt: dict = field(default_factory=dict)
+    supports_tools: bool = False  # the chat template has a tools branch (see tool_template)
+    context_length: int | None = None  # prompt + reply tokens a request may take (context budget; None: unknown)
+    max_prompt_tokens: int | None = None  # of which at most this many prompt tokens
+    draft_reduced_vocab: bool = False  # the draft predicts over part of the vocabulary (d2t): grammars stall it
 
     @property
     def prefix_cache(self) -> bool:
@@ -52,7 +61,28 @@ def describe(engine: Replier, *, load_id: int | None = None, draft_free: bool = 
         draft_free=draft_free,
         load_id=load_id,
         reasoning_in_prompt=_reasoning_in_prompt(engine),
+        supports_tools=takes_tools(getattr(getattr(engine, "tokenizer", None), "chat_template", None)),
+        **_context(getattr(engine, "context_limits", None)),
+        draft_reduced_vocab=_reduced_vocab(getattr(engine.plan, "draft_dir", None)),
     )
+
+
+def _context(limits) -> dict:
+    """The context budget as the API reports it: what a request may take in all (the margin for drafted tokens
+    left out), and of it the prompt (see ``context``)."""
+    if limits is None or limits.context >= UNBOUNDED:
+        return {}
+    return {"context_length": limits.context - limits.margin, "max_prompt_tokens": min(limits.max_prompt,
+                                                                                       limits.context - limits.margin)}
+
+
+def _reduced_vocab(draft_dir) -> bool:
+    """Does the draft predict over fewer tokens than the target (``draft_vocab_size`` < ``vocab_size``)?"""
+    try:
+        config = json.loads((Path(draft_dir) / "config.json").read_text(encoding="utf-8"))
+        return int(config.get("draft_vocab_size") or config["vocab_size"]) < int(config["vocab_size"])
+    except (TypeError, OSError, ValueError, KeyError):
+        return False
 
 
 def _reasoning_in_prompt(engine: Replier) -> dict:

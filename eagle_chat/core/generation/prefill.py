@@ -40,7 +40,7 @@ def next_turn_prompt(engine, history: Sequence[Mapping[str, str]], settings):
     probe = [*(dict(m) for m in history), {"role": "user", "content": NEW_MESSAGE}]
     plan = engine.plan_context(probe, settings)
     try:
-        return engine.prompt(plan.messages, settings.thinking, until=NEW_MESSAGE)
+        return engine.prompt(plan.messages, settings.thinking, until=NEW_MESSAGE, tools=settings.tools)
     except NoSuchText:
         raise NoPrefill from None
 

@@ -27,7 +27,6 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from eagle_chat.core.generation.reasoning import ReasoningSplitter
 from eagle_chat.core.serving import responses as out
 from eagle_chat.core.serving.backend import CRASHED, FAULT, SHUTDOWN, STOPPED, UNAVAILABLE, Backend, Event, Job
 from eagle_chat.core.serving.errors import (
@@ -35,8 +34,9 @@ from eagle_chat.core.serving.errors import (
 )
 from eagle_chat.core.serving.guards import LOOPBACK_NAMES, AccessGuard, CallerGuard, send_error
 from eagle_chat.core.serving.records import RequestRecord
+from eagle_chat.core.serving.reply_text import ReplyText
 from eagle_chat.core.serving.requests import CompletionRequest, Limits, parse_chat, parse_completion
-from eagle_chat.core.serving.stops import StopScanner
+from eagle_chat.core.serving.tool_fields import output_error
 from eagle_chat.core.serving.timeouts import TIMED_OUT
 
 __all__ = ["LOOPBACK_NAMES", "ApiState", "HttpOptions", "build_app"]
@@ -162,11 +162,11 @@ class _Api:
         return _json(await run.collect())
 
     def _submit(self, request: Request, req: CompletionRequest, model) -> "_Run":
-        settings = req.settings(self.backend.default_settings(), model.has_draft)
+        settings = req.settings(self.backend.default_settings(), model.has_draft, model.draft_reduced_vocab)
         prompt = [dict(m) for m in req.prompt] if req.kind == "chat" else req.prompt
         job = Job(prompt, settings, label=request.url.path)
         self.backend.submit(job)
-        return _Run(request, req, job, self.state)
+        return _Run(request, req, job, self.state, model)
 
     async def _batch(self, request: Request, req: CompletionRequest, model) -> Response:
         """A list of prompts (LangChain's ``OpenAI.batch`` sends one): each a job of its own, in turn, so the
@@ -185,36 +185,18 @@ class _Api:
 class _Run(Response):
     """One job's way from the queue to the client, streamed (an ASGI app itself) or collected."""
 
-    def __init__(self, request: Request, req: CompletionRequest, job: Job, state: ApiState):
-        self.request, self.req, self.job, self.state = request, req, job, state
+    def __init__(self, request: Request, req: CompletionRequest, job: Job, state: ApiState, model=None):
+        self.request, self.req, self.job, self.state, self.model = request, req, job, state, model
         self.reply = out.ReplyIdentity.new(req.kind, req.model)
-        self.stops = StopScanner(req.stop)
-        self.splitter = ReasoningSplitter() if req.kind == "chat" else None
-        self.reasoning: list[str] = []
-        self.content: list[str] = []
+        self.text = ReplyText(req)  # reasoning, tool calls, stop sequences (see reply_text)
         self.disconnected = False
         state.jobs.add(job)
 
-    # --- text ----------------------------------------------------------------------------------------
-    # ``stop`` applies to the answer only: the text is split into reasoning and answer first, then the answer
-    # is scanned (a stop string inside <think> must not end the reply before its answer).
-    def _feed(self, text: str) -> tuple[str, str]:
-        if self.stops.hit:
-            return self._split(("", ""))
-        reasoning, content = self.splitter.feed(text) if self.splitter else ("", text)
-        passed = self.stops.feed(content)
-        if self.stops.hit:
+    def _feed(self, text: str):
+        piece = self.text.feed(text)
+        if self.text.ended:  # a stop sequence, or the one call a request without parallel calls may make
             self.job.stop.set()
-        return self._split((reasoning, passed))
-
-    def _finish_text(self) -> tuple[str, str]:
-        reasoning, content = self.splitter.finish() if self.splitter and not self.stops.hit else ("", "")
-        return self._split((reasoning, self.stops.feed(content) + self.stops.finish()))
-
-    def _split(self, pair: tuple[str, str]) -> tuple[str, str]:
-        self.reasoning.append(pair[0])
-        self.content.append(pair[1])
-        return pair
+        return piece
 
     # --- streamed ------------------------------------------------------------------------------------
     async def __call__(self, scope, receive, send) -> None:
@@ -242,29 +224,33 @@ class _Run(Response):
                 await send({"type": "http.response.body", "body": payload, "more_body": False})
                 return self._log(200, "failed")
             if event.kind == "chunk":
-                reasoning, content = self._feed(event.text)
-                if first or reasoning or content:
-                    payload = self._chunk(reasoning, content, first)
+                piece = self._feed(event.text)
+                if first or piece.reasoning or piece.content or piece.calls:
+                    payload = self._chunk(piece, first)
                     if self.req.continuous_usage:
                         payload["usage"] = {"completion_tokens": event.tokens}
                     await send({"type": "http.response.body", "more_body": True, "body": out.sse(payload)})
                 first = False
                 continue
-            reasoning, content = self._finish_text()
+            piece = self.text.finish()
             stats, finish = event.result.stats, self._finish_reason(event)
-            more = self._extras(stats)
-            payload = out.sse(self._chunk(reasoning, content, first)) if (first or reasoning or content) else b""
+            more = self._extras(stats, finish)
+            payload = out.sse(self._chunk(piece, first)) if (first or piece.reasoning or piece.content or piece.calls) else b""
+            if (problem := self._output_error(finish)) is not None:  # the output fails its schema: say so, not "stop"
+                payload += out.sse({"error": problem.body()["error"]}) + out.SSE_DONE
+                await send({"type": "http.response.body", "body": payload, "more_body": False})
+                return self._log(200, "invalid_output", stats)
             payload += out.sse({**out.chunk(self.reply, finish=finish), **more})
             if self.req.include_usage:
                 payload += out.sse(out.usage_chunk(self.reply, stats, more))
             await send({"type": "http.response.body", "body": payload + out.SSE_DONE, "more_body": False})
             return self._log(200, finish, stats)
 
-    def _chunk(self, reasoning: str, content: str, first: bool) -> dict:
+    def _chunk(self, piece, first: bool) -> dict:
         if self.req.kind != "chat":
-            return out.chunk(self.reply, content=content)
-        return out.chunk(self.reply, reasoning=reasoning, role=first,
-                         content=content if content or (first and not reasoning) else None)
+            return out.chunk(self.reply, content=piece.content)
+        content = piece.content if piece.content or (first and not piece.reasoning and not piece.calls) else None
+        return out.chunk(self.reply, reasoning=piece.reasoning, role=first, content=content, tool_calls=piece.calls)
 
     async def _watch(self, receive) -> None:
         while True:
@@ -292,28 +278,44 @@ class _Run(Response):
         finally:
             watcher.cancel()
             self._done()
-        self._finish_text()
+        self.text.finish()
         stats, finish = event.result.stats, self._finish_reason(event)
-        reasoning = "".join(self.reasoning) if self.splitter and self.splitter.result().has_thinking else None
-        body = out.completion(self.reply, content="".join(self.content), reasoning=reasoning, finish=finish,
-                              stats=stats, more=self._extras(stats))
+        if (problem := self._output_error(finish)) is not None:
+            self._log(problem.status, problem.code, stats)
+            return _error_response(problem)
+        reasoning = "".join(self.text.reasoning) if self.text.has_thinking else None
+        body = out.completion(self.reply, content="".join(self.text.content), reasoning=reasoning, finish=finish,
+                              stats=stats, more=self._extras(stats, finish), tool_calls=self.text.calls)
         self._log(200, finish, stats)
         return body
 
     # --- book-keeping --------------------------------------------------------------------------------
     def _finish_reason(self, event: Event) -> str:
-        return out.finish_reason(event.result.stats, self.req.max_tokens, self.stops.hit, self._cut(event.result.stats))
+        finish = out.finish_reason(event.result.stats, self.req.max_tokens, self.text.ended, self._cut(event.result.stats))
+        return "tool_calls" if finish == "stop" and self.text.calls else finish
+
+    def _output_error(self, finish: str) -> ApiError | None:
+        """A JSON response_format whose output, ended by the model, is not JSON or fails its schema."""
+        if not self.req.tool_use.json_output or finish != "stop":
+            return None
+        return output_error("".join(self.text.content), self.req.tool_use.schema)
 
     def _cut(self, stats) -> str | None:
         """Why the server ended this reply early, if it did: "shutdown" (its deadline) or "stopped" (the window's
         Stop). A stop sequence, the model's end or max_tokens is no cut."""
-        if not stats.stopped or self.stops.hit:
+        if not stats.stopped or self.text.ended:
             return None
         return self.job.cut or "stopped"
 
-    def _extras(self, stats) -> dict:
+    def _extras(self, stats, finish: str) -> dict:
+        use = self.req.tool_use
+        output = None
+        if self.req.kind == "chat" and self.model is not None:
+            valid = None if not use.json_output or finish != "stop" else self._output_error(finish) is None
+            output = out.output_figures(use.constraint.name if use.constraint else None, self.model, stats,
+                                        tool_call_errors=self.text.call_errors(), schema_valid=valid)
         return out.extras(stats, queue_ms=self.job.queue_ms, sampling_ignored=self.req.sampling_ignored,
-                          cut=self._cut(stats))
+                          cut=self._cut(stats), output=output)
 
     def _done(self) -> None:
         if not self.job.ended:

@@ -2,8 +2,8 @@
 
 Strict about what would change the answer, lenient about the rest. Unknown fields are refused (OpenAI
 answers them with "Unrecognized request argument supplied"); known ones this server cannot honour, and
-would silently answer differently without, are refused with the reason (``tools``, ``logprobs``,
-``n`` > 1, ``verbosity`` other than medium …); the ones that change nothing here are accepted and
+would silently answer differently without, are refused with the reason (``logprobs``, ``n`` > 1,
+``verbosity`` other than medium …); tools and ``response_format`` are checked in :mod:`tool_fields`; the ones that change nothing here are accepted and
 ignored (:data:`IGNORED`, listed with what each does here in the README). Extensions, named as OpenVINO
 Model Server names them: ``num_assistant_tokens`` (EAGLE-3 draft tokens per step; 0 = plain decoding),
 ``chat_template_kwargs`` (``{"enable_thinking": false}``), and ``greedy_fallback`` (see
@@ -18,15 +18,16 @@ from dataclasses import dataclass, replace
 from eagle_chat.core.generation.engine import MAX_ASSISTANT_TOKENS, GenerationSettings
 from eagle_chat.core.serving.errors import ApiError, invalid
 from eagle_chat.core.serving.fields import bool_field, check_tree, is_int, number_field, printable, text_field
+from eagle_chat.core.serving.tool_fields import ToolUse, assistant_calls, tool_message, tool_use
 
 MAX_STOP_SEQUENCES = 4
 MAX_PROMPTS = 32  # a list of prompts in one /v1/completions request (LangChain's OpenAI.batch sends up to 20)
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")  # any but none: thinking on
-ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
+ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant", "tool": "tool"}
 # Accepted and ignored: they change nothing in the answer here (the README says what each does).
 IGNORED = {
     "user", "safety_identifier", "metadata", "store", "service_tier", "seed", "prompt_cache_key",
-    "prompt_cache_options", "prompt_cache_retention", "prediction", "parallel_tool_calls", "modalities",
+    "prompt_cache_options", "prompt_cache_retention", "prediction", "modalities",
 }
 _COMMON = IGNORED | {
     "model", "stream", "stream_options", "max_tokens", "temperature", "top_p", "n", "stop",
@@ -35,20 +36,20 @@ _COMMON = IGNORED | {
 CHAT_FIELDS = _COMMON | {
     "messages", "max_completion_tokens", "logprobs", "top_logprobs", "response_format", "tools", "tool_choice",
     "functions", "function_call", "reasoning_effort", "chat_template_kwargs", "verbosity", "audio", "moderation",
-    "web_search_options",
+    "web_search_options", "parallel_tool_calls",
 }
 TEXT_FIELDS = _COMMON | {"prompt", "logprobs", "echo", "best_of", "suffix"}
 STREAM_OPTIONS = {"include_usage", "continuous_usage_stats", "include_obfuscation"}
 # ``cache_control`` ({"type": "ephemeral"}): the prompt-caching mark litellm (its cache_control_injection_points)
 # and LangChain pass on to any OpenAI-compatible server, on a message or on a text part. Prefix caching is
 # automatic here, so it changes nothing, like OpenAI's own ``prompt_cache_breakpoint``.
-MESSAGE_FIELDS = {"role", "content", "name", "reasoning_content", "refusal", "tool_calls", "function_call", "audio",
-                  "cache_control"}
+MESSAGE_FIELDS = {"role", "content", "name", "reasoning_content", "refusal", "tool_calls", "tool_call_id",
+                  "function_call", "audio", "cache_control"}
 PART_FIELDS = {"type", "text", "prompt_cache_breakpoint", "cache_control"}
 # Fields that would change the answer: only these values (the ones that ask for nothing) are accepted.
 _NOTHING = {
     "logprobs": (None, False), "top_logprobs": (None, 0), "functions": (None, []),
-    "function_call": (None, "none", "auto"), "tool_choice": (None, "none", "auto"), "audio": (None,),
+    "function_call": (None, "none", "auto"), "audio": (None,),
     "moderation": (None,), "web_search_options": (None,), "verbosity": (None, "medium"),
     "logit_bias": (None, {}),
 }
@@ -65,6 +66,10 @@ class ServedModel:
     draft: str | None = None
     supports_thinking: bool = False
     created: int = 0
+    supports_tools: bool = False  # the chat template has a tools branch (tool_template.takes_tools)
+    context_length: int | None = None  # prompt + reply tokens one request may take (the context budget)
+    max_prompt_tokens: int | None = None  # of which at most this many prompt tokens
+    draft_reduced_vocab: bool = False  # the draft predicts over part of the vocabulary (a d2t map)
 
 
 @dataclass(frozen=True)
@@ -91,26 +96,35 @@ class CompletionRequest:
     continuous_usage: bool = False  # vLLM's stream_options.continuous_usage_stats: tokens so far on every chunk
     sampling_ignored: bool = False  # temperature asked for, served greedily (greedy_fallback)
     batch: tuple[str, ...] = ()  # /v1/completions given a list of prompts: answered one after another
+    tool_use: ToolUse = ToolUse()  # tools, tool_choice and response_format (chat only)
 
     @property
     def sampling(self) -> bool:
         return bool(self.temperature) and not self.sampling_ignored
 
-    def settings(self, defaults: GenerationSettings, has_draft: bool) -> GenerationSettings:
-        """The engine settings for this request, starting from the server's (or the window's) defaults."""
+    def settings(self, defaults: GenerationSettings, has_draft: bool, draft_reduced_vocab: bool = False) -> GenerationSettings:
+        """The engine settings for this request, starting from the server's (or the window's) defaults.
+
+        A grammar with a reduced-vocabulary (d2t) draft runs without drafting: GenAI 2026.4.1 applies the
+        grammar's mask to the draft's logits in the target's id space, which accepted next to no draft tokens,
+        changed the output against plain decoding and corrupted the heap (an abort within a few replies on the
+        tiny d2t pair; ``benchmarks/grammar_drafting.py``)."""
         settings = replace(
             defaults, max_new_tokens=self.max_tokens, do_sample=self.sampling,
             temperature=self.temperature if self.sampling else defaults.temperature,
             top_p=self.top_p if self.sampling and self.top_p is not None else 1.0,
             thinking=self.thinking if self.thinking is not None else defaults.thinking,
-            chat_template=self.kind == "chat",
+            chat_template=self.kind == "chat", tools=self.tool_use.tools, constraint=self.tool_use.constraint,
         )
+        if self.tool_use.constraint is not None and settings.thinking is None:  # the grammar leaves no room for <think>
+            settings = replace(settings, thinking=False)
         if self.num_assistant_tokens == 0:
             settings = replace(settings, speculative=False)
         elif self.num_assistant_tokens is not None:
             settings = replace(settings, speculative=True, num_assistant_tokens=self.num_assistant_tokens,
                                tree_depth=0, branching_factor=0)
-        return replace(settings, speculative=settings.speculative and has_draft)
+        unsafe = self.tool_use.constraint is not None and draft_reduced_vocab
+        return replace(settings, speculative=settings.speculative and has_draft and not unsafe)
 
 
 def parse_chat(body: object, model: ServedModel, limits: Limits) -> CompletionRequest:
@@ -118,11 +132,7 @@ def parse_chat(body: object, model: ServedModel, limits: Limits) -> CompletionRe
     data = _object(body, CHAT_FIELDS)
     messages = _messages(data.get("messages"))
     _refuse_what_changes_the_answer(data, _NOTHING)
-    fmt = data.get("response_format")
-    if fmt is not None and fmt != {"type": "text"}:
-        raise invalid("Only response_format {\"type\": \"text\"} is supported.", param="response_format")
-    if data.get("tools") not in (None, []):
-        raise invalid("Tools (function calling) are not supported by this server.", param="tools")
+    use = tool_use(data, model.supports_tools, any(m["role"] == "tool" or m.get("tool_calls") for m in messages))
     modalities = data.get("modalities")
     if modalities is not None and modalities != ["text"]:
         raise invalid("Only text output is supported: send \"modalities\": [\"text\"] or leave it out.",
@@ -131,8 +141,9 @@ def parse_chat(body: object, model: ServedModel, limits: Limits) -> CompletionRe
     name = "max_completion_tokens"
     if max_tokens is None:
         max_tokens, name = data.get("max_tokens"), "max_tokens"
-    return _request(data, "chat", tuple(messages), model, limits, _max_tokens(max_tokens, name, limits),
-                    thinking=_thinking(data))
+    request = _request(data, "chat", tuple(messages), model, limits, _max_tokens(max_tokens, name, limits),
+                       thinking=_thinking(data))
+    return replace(request, tool_use=use)
 
 
 def parse_completion(body: object, model: ServedModel, limits: Limits) -> CompletionRequest:
@@ -261,17 +272,25 @@ def _messages(value: object) -> list[dict]:
         role = message.get("role")
         role = ROLES.get(role) if isinstance(role, str) else None
         if role is None:
-            raise invalid(f"{where}.role must be system, developer, user or assistant (tool messages are not "
-                          "supported).", param=f"{where}.role")
+            raise invalid(f"{where}.role must be system, developer, user, assistant or tool.", param=f"{where}.role")
         for field_ in ("name", "refusal"):
             text_field(message.get(field_), f"{where}.{field_}")
-        if message.get("tool_calls") not in (None, []) or message.get("function_call") is not None:
-            raise invalid(f"{where} holds tool calls; tools (function calling) are not supported by this server.",
-                          param=f"{where}.tool_calls")
+        if message.get("function_call") is not None:
+            raise invalid(f"{where}.function_call: the deprecated function_call is not supported; send tool_calls.",
+                          param=f"{where}.function_call")
+        calls = message.get("tool_calls")
+        if calls not in (None, []) and role != "assistant":
+            raise invalid(f"{where}.tool_calls: only assistant messages hold tool calls.", param=f"{where}.tool_calls")
         if message.get("audio") is not None:
             raise invalid(f"{where}.audio: audio is not supported by this server.", param=f"{where}.audio")
         _cache_mark(message, where)
-        messages.append({"role": role, "content": _content(message.get("content"), role, where)})
+        content = _content(message.get("content"), role, where)
+        if role == "tool":
+            messages.append(tool_message(message, where, content))
+        elif calls:
+            messages.append({"role": role, "content": content, "tool_calls": assistant_calls(calls, where)})
+        else:
+            messages.append({"role": role, "content": content})
     if not any(m["role"] == "user" and m["content"].strip() for m in messages):
         raise invalid("'messages' needs at least one user message with text.", param="messages")
     return messages

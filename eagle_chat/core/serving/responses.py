@@ -5,7 +5,13 @@ Every finished response carries two extra objects a client can look for:
 - ``eagle_chat``: the speculative-decoding figures of this reply (``mode``, ``num_assistant_tokens`` =
   K, ``tree``, ``accepted_tokens``, ``draft_tokens``, ``acceptance``, ``tokens_per_step``,
   ``tokens_per_s``, ``ttft_ms``, ``tpot_ms``, ``generate_ms``, ``queue_ms``, ``device``, ``stopped``,
-  ``cut``, ``sampling``, and ``draft_skipped``: why a reply ran without the loaded draft, e.g. a one-token prompt);
+  ``cut``, ``sampling``, ``draft_skipped``: why a reply ran without the loaded draft, e.g. a one-token prompt;
+  ``grammar``: the grammar the reply was held to (``tool_call``, ``json_object``, ``json_schema``, or null),
+  ``drafting_limited_by_grammar``: true when that grammar meets a reduced-vocabulary (d2t) draft: the reply
+  then runs without drafting (GenAI 2026.4.1 masks the draft in the wrong id space: next to no tokens
+  accepted, output unlike plain decoding, heap corruption), ``draft_skipped`` says so; and, when there is
+  something to say,
+  ``tool_call_errors`` (calls whose arguments are not valid JSON) and ``schema_valid``);
 - ``timings``: the same in llama.cpp server's names (``draft_n``, ``draft_n_accepted``,
   ``predicted_per_second`` …), which some clients already read.
 
@@ -74,8 +80,9 @@ def usage(stats: GenerationStats) -> dict:
 
 
 def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False,
-            cut: str | None = None) -> dict:
-    """The ``eagle_chat`` object: what EAGLE-3 did for this reply."""
+            cut: str | None = None, output: dict | None = None) -> dict:
+    """The ``eagle_chat`` object: what EAGLE-3 did for this reply (``output``: the grammar and checks, see
+    :func:`output_figures`)."""
     speculative = stats.mode == "speculative"
     return {
         "mode": stats.mode,
@@ -95,7 +102,26 @@ def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool =
         "cut": cut,  # "shutdown" or "stopped" when the server ended the reply early (finish_reason "length")
         "sampling": "greedy (temperature ignored: EAGLE-3 decodes greedily)" if sampling_ignored else None,
         "draft_skipped": stats.draft_skipped,  # why this reply ran without the loaded draft (a one-token prompt)
+        **(output or {}),
     }
+
+
+GRAMMAR_WITH_D2T = ("a grammar with a reduced-vocabulary (d2t) draft: OpenVINO GenAI 2026.4.1 applies it to the "
+                    "draft in the wrong id space, so this reply ran without drafting")
+
+
+def output_figures(grammar: str | None, model: ServedModel, stats: GenerationStats, *,
+                   tool_call_errors: list[str] | None = None, schema_valid: bool | None = None) -> dict:
+    """The grammar a reply was held to, what it did to drafting, and what is wrong with the output, if anything."""
+    limited = bool(grammar and model.draft_reduced_vocab and model.has_draft)
+    more: dict = {"grammar": grammar, "drafting_limited_by_grammar": limited}
+    if limited:
+        more["draft_skipped"] = GRAMMAR_WITH_D2T
+    if tool_call_errors:
+        more["tool_call_errors"] = tool_call_errors
+    if schema_valid is not None:
+        more["schema_valid"] = schema_valid
+    return more
 
 
 def timings(stats: GenerationStats) -> dict:
@@ -114,14 +140,15 @@ def timings(stats: GenerationStats) -> dict:
     }
 
 
-def extras(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False, cut: str | None = None) -> dict:
-    return {"eagle_chat": figures(stats, queue_ms=queue_ms, sampling_ignored=sampling_ignored, cut=cut),
+def extras(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False, cut: str | None = None,
+           output: dict | None = None) -> dict:
+    return {"eagle_chat": figures(stats, queue_ms=queue_ms, sampling_ignored=sampling_ignored, cut=cut, output=output),
             "timings": timings(stats)}
 
 
 def chunk(reply: ReplyIdentity, *, content: str | None = None, reasoning: str | None = None,
-          role: bool = False, finish: str | None = None) -> dict:
-    """One streamed chunk; the delta holds only what is set."""
+          role: bool = False, finish: str | None = None, tool_calls: list[dict] | None = None) -> dict:
+    """One streamed chunk; the delta holds only what is set (``tool_calls``: see :func:`call_deltas`)."""
     if reply.kind == "chat":
         delta: dict = {}
         if role:
@@ -130,6 +157,8 @@ def chunk(reply: ReplyIdentity, *, content: str | None = None, reasoning: str | 
             delta["reasoning_content"] = reasoning
         if content is not None:
             delta["content"] = content
+        if tool_calls:
+            delta["tool_calls"] = tool_calls
         choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
     else:
         choice = {"index": 0, "text": content or "", "logprobs": None, "finish_reason": finish}
@@ -143,13 +172,27 @@ def usage_chunk(reply: ReplyIdentity, stats: GenerationStats, more: dict) -> dic
             "system_fingerprint": None, "choices": [], "usage": usage(stats), **more}
 
 
+def call_deltas(delta) -> list[dict]:
+    """A tool-call parser's Delta as OpenAI streams calls: a call's first delta has its index, id, type, name
+    and empty arguments, the next ones its index and a piece of the arguments."""
+    out = [{"index": c.index, "id": c.id, "type": "function", "function": {"name": c.name, "arguments": ""}}
+           for c in delta.started]
+    return out + [{"index": index, "function": {"arguments": piece}} for index, piece in delta.arguments]
+
+
+def message_calls(calls) -> list[dict]:
+    return [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
+
+
 def completion(reply: ReplyIdentity, *, content: str, reasoning: str | None, finish: str,
-               stats: GenerationStats, more: dict) -> dict:
-    """The whole (non-streamed) response."""
+               stats: GenerationStats, more: dict, tool_calls: list | None = None) -> dict:
+    """The whole (non-streamed) response; with tool calls, content is null unless there was prose."""
     if reply.kind == "chat":
-        message = {"role": "assistant", "content": content}
+        message = {"role": "assistant", "content": content if content or not tool_calls else None}
         if reasoning is not None:
             message["reasoning_content"] = reasoning
+        if tool_calls:
+            message["tool_calls"] = message_calls(tool_calls)
         choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": finish}
         obj = "chat.completion"
     else:
@@ -174,8 +217,13 @@ def models_list(model: ServedModel | None) -> dict:
     if model is not None:
         data.append({
             "id": model.id, "object": "model", "created": model.created, "owned_by": "eagle-chat",
+            # OpenCode reads context_length, Cline and vLLM's clients max_model_len: prompt + reply tokens
+            "context_length": model.context_length, "max_model_len": model.context_length,
+            "capabilities": {"tools": model.supports_tools, "reasoning": model.supports_thinking,
+                             "structured_output": True, "speculative_decoding": model.has_draft},
             "eagle_chat": {"draft": model.draft, "device": model.device,
-                           "supports_thinking": model.supports_thinking},
+                           "supports_thinking": model.supports_thinking, "max_prompt_tokens": model.max_prompt_tokens,
+                           "draft_reduced_vocabulary": model.draft_reduced_vocab},
         })
     return {"object": "list", "data": data}
 

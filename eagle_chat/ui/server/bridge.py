@@ -37,7 +37,8 @@ class ControllerBackend:
             model = ServedModel(
                 id=served_name(spec), has_draft=info.has_draft, device=info.device,
                 draft=Path(draft).name if draft else None, supports_thinking=info.supports_thinking,
-                created=int(time.time()),
+                created=int(time.time()), supports_tools=info.supports_tools, context_length=info.context_length,
+                max_prompt_tokens=info.max_prompt_tokens, draft_reduced_vocab=info.draft_reduced_vocab,
             )
             self._served = (id(info), model)
         return self._served[1]
