@@ -208,8 +208,9 @@ def precision_text(precision: str) -> str:
     """A comparison's precision, and what it means for the answers."""
     if precision == "f32":
         return translate("texts", "f32 precision (greedy answers must be identical)")
+    name = translate("texts", "default", "the device's default precision") if precision == "default" else precision
     return translate("texts", "{precision} precision (the device's fastest; the two modes' answers may part after "
-                              "a while)").format(precision=precision)
+                              "a while)").format(precision=name)
 
 
 def verdict_text(comparison: Comparison) -> str:
