@@ -2919,9 +2919,8 @@ Open it in your browser?</source>
         <translation>f32 精度（贪心解码的回答必须完全相同）</translation>
     </message>
     <message>
-        <source>default</source>
-        <comment>the device&apos;s default precision</comment>
-        <translation>默认</translation>
+        <source>default precision (the device&apos;s fastest; the two modes&apos; answers may part after a while)</source>
+        <translation>默认精度（该设备最快的精度；两种模式的回答可能在一段之后出现差异）</translation>
     </message>
     <message>
         <source>{precision} precision (the device&apos;s fastest; the two modes&apos; answers may part after a while)</source>

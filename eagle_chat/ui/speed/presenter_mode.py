@@ -30,6 +30,7 @@ class PresenterMode:
         self.on = False
         self._normal = QFont(view.font())
         self._margins = view.layout().contentsMargins()
+        self._window_geometry = None  # where the window was before it went full screen
         self.apply_type(None)
 
     def set(self, on: bool) -> None:
@@ -40,12 +41,17 @@ class PresenterMode:
             view.setScreen(screen)
             view.move(screen.geometry().topLeft())
         self.apply_type(screen)
-        self.on = on
         if on:
+            if not self.on:
+                self._window_geometry = view.geometry()
+            view.setGeometry(screen.geometry())  # without a window manager, showFullScreen alone resizes nothing
             view.showFullScreen()
             view.run_button.setFocus()
         else:
             view.showNormal()
+            if self.on and self._window_geometry is not None:
+                view.setGeometry(self._window_geometry)
+        self.on = on
 
     def needed_size(self, screen: QScreen) -> QSize:
         """What the full-screen comparison needs on ``screen`` in its large type: the minimum of the view's
