@@ -48,7 +48,8 @@ class WindowDialogs(QObject):
             self.tune.sig_chosen.connect(lambda *_: self._window.demo.remember_report(self.tune.report))
         return self._raise(self.tune)
 
-    def open_compare(self, *, demo: bool = False):
+    def compare_view(self):
+        """The comparison window, made (not shown) on first use: the pre-flight measures its layout."""
         from eagle_chat.ui.speed.compare_view import CompareView
 
         if self.compare is None:
@@ -56,7 +57,10 @@ class WindowDialogs(QObject):
             self.compare.sig_want_precision.connect(self.sig_want_precision)
             self.compare.set_drafted_action(self._window.speculation.drafted_action)
             self._window.demo.attach_compare(self.compare)
-        self.compare.show()
+        return self.compare
+
+    def open_compare(self, *, demo: bool = False):
+        self.compare_view().show()
         self.compare.set_demo(demo)
         self.compare.raise_()
         return self.compare

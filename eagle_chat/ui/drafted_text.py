@@ -183,12 +183,15 @@ class DraftedPane(QTextBrowser):
         self._spans: list[DraftedSpan] = []
         self._typeset = False
         self._formulas: list[tuple[int, int]] = []  # document ranges of the text that images replaced
+        # (where the record's text starts being shown, where that is in the pane's text): a pane that folds
+        # a reply's thinking shows its answer after a header, and only the answer is tinted
+        self.shift = (0, 0)
         self.hover = DraftedHover(self, self.step_at)
         self.painter = TintPainter(self)
         self.math = ViewMath(self, lambda _pane: self._show_math())
 
-    def show_reply(self, text: str, record: StepRecord | None = None, *, typeset: bool = False) -> None:
-        """Show ``text``; while it grows with the same record only what was appended is inserted.
+    def show_reply(self, text: str, record: StepRecord | None = None, *, typeset: bool = False) -> bool:
+        """Show ``text``; while it grows with the same record only what was appended is inserted (True).
         ``typeset``: the reply is complete, draw its formulas (and again when the theme changes)."""
         self._typeset = typeset
         append = not typeset and not self._formulas and record is self.record and bool(self.text) \
@@ -208,6 +211,7 @@ class DraftedPane(QTextBrowser):
         self._update_ranges()
         if at_end and append:
             bar.setValue(bar.maximum())
+        return append
 
     def _show_math(self, *, redraw: bool = True) -> None:
         """Put an image in place of each formula of the text that has one (the rest stay as written)."""
@@ -257,7 +261,7 @@ class DraftedPane(QTextBrowser):
 
     def clear_reply(self) -> None:
         self.clear()
-        self.text, self.record = "", None
+        self.text, self.record, self.shift = "", None, (0, 0)
         self._update_ranges()
 
     def step_at(self, position: int) -> tuple[int, int] | None:
@@ -269,13 +273,12 @@ class DraftedPane(QTextBrowser):
         return None
 
     def _update_ranges(self) -> None:
-        self._spans = spans_within(self.record, 0, len(self.text)) if self.tint else []
+        start, at = self.shift
+        end = start + len(self.text) - at
+        self._spans = spans_within(self.record, start, end) if self.tint and end > start else []
         astral = bool(ASTRAL.search(self.text))
-        self.ranges = [
-            (u16(self.text, s.start), u16(self.text, min(s.end, len(self.text)))) if astral
-            else (s.start, min(s.end, len(self.text)))
-            for s in self._spans
-        ]
+        spans = [(max(s.start, start) - start + at, min(s.end, end) - start + at) for s in self._spans]
+        self.ranges = [(u16(self.text, a), u16(self.text, b)) if astral else (a, b) for a, b in spans]
         if self._formulas:
             self.ranges = [(self._document_position(a), self._document_position(b)) for a, b in self.ranges]
         self.viewport().update()

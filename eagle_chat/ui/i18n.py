@@ -80,3 +80,8 @@ def install_translators(app: QCoreApplication, language: str) -> list[QTranslato
             loaded_qt = loaded_qt or name.startswith("qt")
     QLocale.setDefault(QLocale(language))
     return installed
+
+
+def current_language() -> str:
+    """The UI's language as :func:`apply_language` left it ("zh_CN", "en_US"…): the default locale it sets."""
+    return QLocale().name()

@@ -20,12 +20,7 @@ from eagle_chat.core.generation import outlook
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.generation.npu_drafting import DraftTree
 from eagle_chat.core.generation.steps import StepRecord
-from eagle_chat.core.measure.compare import (
-    MIN_COUNTED_RUNS,
-    NOISE_FLOOR,
-    Comparison,
-    Divergence,
-)
+from eagle_chat.core.measure.compare import MIN_COUNTED_RUNS, NOISE_FLOOR, Comparison, Divergence
 from eagle_chat.core.models import speed_demo
 from eagle_chat.core.models.catalog import CatalogEntry
 from eagle_chat.core.models.choice import ModelChoice
@@ -208,6 +203,9 @@ def precision_text(precision: str) -> str:
     """A comparison's precision, and what it means for the answers."""
     if precision == "f32":
         return translate("texts", "f32 precision (greedy answers must be identical)")
+    if precision == "default":  # a word to translate, unlike a name such as "f16" (it showed as "default 精度")
+        return translate("texts", "default precision (the device's fastest; the two modes' answers may part after a "
+                                  "while)")
     return translate("texts", "{precision} precision (the device's fastest; the two modes' answers may part after "
                               "a while)").format(precision=precision)
 
@@ -364,10 +362,10 @@ def npu_tree_text(tree: DraftTree, problem: str | None = None) -> tuple[str, str
 
 def busy_reason(state: str) -> str | None:
     """Why the model, device and precision cannot change now (None: they can)."""
-    if state == "generating":
-        return translate("texts", "A reply is being generated: stop it or let it finish before changing the model, "
-                                  "device or precision.")
-    return None  # while a model loads, another choice cancels that load (its engine host ends) for the new one
+    if state != "generating":  # while a model loads, another choice cancels that load (its host ends) for the new one
+        return None
+    return translate("texts", "A reply is being generated: stop it or let it finish before changing the model, "
+                              "device or precision.")
 
 
 def closing_text(waiting_for: list[str], deadline_s: float | None) -> str:
@@ -376,8 +374,7 @@ def closing_text(waiting_for: list[str], deadline_s: float | None) -> str:
     for more in waiting_for[1:]:
         what = translate("texts", "{earlier} and {more}").format(earlier=what, more=more)
     if deadline_s:
-        return translate("texts", "Closing after {what} (at most {seconds:.0f} s)…").format(what=what,
-                                                                                          seconds=deadline_s)
+        return translate("texts", "Closing after {what} (at most {seconds:.0f} s)…").format(what=what, seconds=deadline_s)
     return translate("texts", "Closing after {what}…").format(what=what)
 
 

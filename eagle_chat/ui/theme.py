@@ -35,7 +35,7 @@ class Colours:
     warning: str  # e.g. "(stopped)" after a role name
     danger: str  # error text on the page itself, e.g. why a reply failed, under it in the chat
     speculative: str  # chart series and accents for EAGLE-3
-    baseline: str
+    baseline: str  # darker than speculative on both themes, so the two differ in grey too: ≥ 2:1 apart
     other_series: str
     api_speculative: str  # the speed chart's lines for API requests (baseline ones are also dashed)
     api_baseline: str
@@ -50,7 +50,7 @@ LIGHT = Colours(
     dark=False, text="#111827", muted="#4b5563", faint="#6b7280",
     notice_background="#fef3c7", notice_text="#451a03", error_background="#fee2e2", error_text="#7f1d1d",
     code_background="#f3f4f6", code_text="#111827", user_role="#1d4ed8", assistant_role="#047857",
-    warning="#92400e", danger="#b91c1c", speculative="#059669", baseline="#6b7280", other_series="#2563eb",
+    warning="#92400e", danger="#b91c1c", speculative="#059669", baseline="#374151", other_series="#2563eb",
     api_speculative="#7c3aed", api_baseline="#c026d3", draft_tint="#10b981", draft_tint_alpha=64,
     toggle_on="#047857", toggle_on_text="#ffffff", pygments_style="default",
 )
@@ -58,7 +58,7 @@ DARK = Colours(
     dark=True, text="#f3f4f6", muted="#c4c9d1", faint="#9ca3af",
     notice_background="#422006", notice_text="#fde68a", error_background="#450a0a", error_text="#fecaca",
     code_background="#1f2937", code_text="#e5e7eb", user_role="#93c5fd", assistant_role="#6ee7b7",
-    warning="#fcd34d", danger="#f87171", speculative="#34d399", baseline="#9ca3af", other_series="#60a5fa",
+    warning="#fcd34d", danger="#f87171", speculative="#34d399", baseline="#71717a", other_series="#60a5fa",
     api_speculative="#a78bfa", api_baseline="#e879f9", draft_tint="#10b981", draft_tint_alpha=84,
     toggle_on="#34d399", toggle_on_text="#0b1215", pygments_style="monokai",
 )

@@ -117,72 +117,7 @@
     </message>
 </context>
 <context>
-    <name>CompareView</name>
-    <message>
-        <source>EagleChat — baseline vs EAGLE-3</source>
-        <translation>EagleChat — 基线与 EAGLE-3 对比</translation>
-    </message>
-    <message>
-        <source>Type or pick a prompt to compare.</source>
-        <translation>请输入或选择一个提示词进行对比。</translation>
-    </message>
-    <message>
-        <source>Load a model with an EAGLE-3 draft to compare.</source>
-        <translation>请先加载带 EAGLE-3 草稿模型的模型，再进行对比。</translation>
-    </message>
-    <message>
-        <source>Loading a draft-free copy of the model for the baseline…</source>
-        <translation>正在为基线加载一份不带草稿模型的模型副本…</translation>
-    </message>
-    <message>
-        <source>Warming up both modes (not counted)…</source>
-        <translation>正在预热两种模式（不计入结果）…</translation>
-    </message>
-    <message>
-        <source>The model is busy; try again when the reply has finished.</source>
-        <translation>模型正忙；请在回复结束后重试。</translation>
-    </message>
-    <message>
-        <source>Reloading at {precision} precision…</source>
-        <translation>正在以 {precision} 精度重新加载…</translation>
-    </message>
-    <message>
-        <source>baseline</source>
-        <translation>基线</translation>
-    </message>
-    <message>
-        <source>Warming up {mode} (not counted)…</source>
-        <translation>正在预热 {mode}（不计入结果）…</translation>
-    </message>
-    <message>
-        <source>Run {run} of {runs}: {mode}…</source>
-        <translation>第 {run} 次，共 {runs} 次：{mode}…</translation>
-    </message>
-    <message>
-        <source>The comparison did not finish.</source>
-        <translation>对比未完成。</translation>
-    </message>
-    <message>
-        <source>Could not load the draft-free copy: {reason}</source>
-        <translation>无法加载不带草稿模型的副本：{reason}</translation>
-    </message>
-    <message>
-        <source>Could not reload at {precision}: {reason}</source>
-        <translation>无法以 {precision} 精度重新加载：{reason}</translation>
-    </message>
-    <message>
-        <source>Export the comparison to…</source>
-        <translation>将对比结果导出到…</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <comment>between the items of a list</comment>
-        <translation>、</translation>
-    </message>
-    <message>
-        <source>Exported: {files}</source>
-        <translation>已导出：{files}</translation>
-    </message>
+    <name>CompareControls</name>
     <message>
         <source>Prompt to compare</source>
         <translation>要对比的提示词</translation>
@@ -236,6 +171,94 @@
         <source>Tint the EAGLE-3 answer&apos;s text that came from accepted draft tokens</source>
         <translation>为 EAGLE-3 回答中来自被接受草稿 token 的文本着色</translation>
     </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>EagleChat — baseline vs EAGLE-3</source>
+        <translation>EagleChat — 基线与 EAGLE-3 对比</translation>
+    </message>
+    <message>
+        <source>Type or pick a prompt to compare.</source>
+        <translation>请输入或选择一个提示词进行对比。</translation>
+    </message>
+    <message>
+        <source>Load a model with an EAGLE-3 draft to compare.</source>
+        <translation>请先加载带 EAGLE-3 草稿模型的模型，再进行对比。</translation>
+    </message>
+    <message>
+        <source>Loading a draft-free copy of the model for the baseline…</source>
+        <translation>正在为基线加载一份不带草稿模型的模型副本…</translation>
+    </message>
+    <message>
+        <source>Warming up both modes (not counted)…</source>
+        <translation>正在预热两种模式（不计入结果）…</translation>
+    </message>
+    <message>
+        <source>The model is busy; try again when the reply has finished.</source>
+        <translation>模型正忙；请在回复结束后重试。</translation>
+    </message>
+    <message>
+        <source>Warming up both modes…</source>
+        <translation>正在预热两种模式…</translation>
+    </message>
+    <message>
+        <source>Reloading at {precision} precision…</source>
+        <translation>正在以 {precision} 精度重新加载…</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Warming up {mode} (not counted)…</source>
+        <translation>正在预热 {mode}（不计入结果）…</translation>
+    </message>
+    <message>
+        <source>Run {run} of {runs}: {mode}…</source>
+        <translation>第 {run} 次，共 {runs} 次：{mode}…</translation>
+    </message>
+    <message>
+        <source>Run {run} of {runs} · {mode}</source>
+        <translation>第 {run}/{runs} 轮 · {mode}</translation>
+    </message>
+    <message>
+        <source>The comparison did not finish.</source>
+        <translation>对比未完成。</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Did not finish</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>Could not load the draft-free copy: {reason}</source>
+        <translation>无法加载不带草稿模型的副本：{reason}</translation>
+    </message>
+    <message>
+        <source>Could not reload at {precision}: {reason}</source>
+        <translation>无法以 {precision} 精度重新加载：{reason}</translation>
+    </message>
+    <message>
+        <source>Export the comparison to…</source>
+        <translation>将对比结果导出到…</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the items of a list</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Exported: {files}</source>
+        <translation>已导出：{files}</translation>
+    </message>
+    <message>
+        <source>Cancel the run; with none running, leave full screen, else close the window</source>
+        <translation>取消运行；没有运行时退出全屏，否则关闭窗口</translation>
+    </message>
     <message>
         <source>Baseline (plain decoding)</source>
         <translation>基线（普通解码）</translation>
@@ -259,10 +282,6 @@
     <message>
         <source>Full screen with large type on or off</source>
         <translation>打开或关闭全屏大字显示</translation>
-    </message>
-    <message>
-        <source>Cancel the run; with none running, leave full screen</source>
-        <translation>取消正在进行的运行；没有运行时退出全屏</translation>
     </message>
 </context>
 <context>
@@ -1566,6 +1585,45 @@ Data folder: {folder}</source>
     </message>
 </context>
 <context>
+    <name>VerdictBoard</name>
+    <message>
+        <source>Baseline vs EAGLE-3</source>
+        <translation>基线 vs EAGLE-3</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Comparison progress</source>
+        <translation>对比进度</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+    <message>
+        <source>{speedup:.1f}× faster</source>
+        <translation>速度提升至 {speedup:.1f}×</translation>
+    </message>
+    <message>
+        <source>{speedup:.2f}× — slower</source>
+        <translation>{speedup:.2f}× — 更慢</translation>
+    </message>
+    <message>
+        <source>Too few runs to tell</source>
+        <translation>运行次数太少，无法判断</translation>
+    </message>
+    <message>
+        <source>No measurable difference</source>
+        <translation>没有可测出的差异</translation>
+    </message>
+</context>
+<context>
     <name>WindowCloser</name>
     <message>
         <source>the reply stops</source>
@@ -2859,6 +2917,10 @@ Open it in your browser?</source>
     <message>
         <source>f32 precision (greedy answers must be identical)</source>
         <translation>f32 精度（贪心解码的回答必须完全相同）</translation>
+    </message>
+    <message>
+        <source>default precision (the device&apos;s fastest; the two modes&apos; answers may part after a while)</source>
+        <translation>默认精度（该设备最快的精度；两种模式的回答可能在一段之后出现差异）</translation>
     </message>
     <message>
         <source>{precision} precision (the device&apos;s fastest; the two modes&apos; answers may part after a while)</source>

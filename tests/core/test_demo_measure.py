@@ -136,7 +136,8 @@ def test_model_cache_warm_and_screen_checks(tmp_path):
     assert pf.check_cache(None, {}, None, None, loaded=True).status == "warn"
     assert pf.check_warm(("baseline", "speculative"), ("baseline",), True).facts["missing"] == ["speculative"]
     assert pf.check_warm(("baseline", "speculative"), ("speculative", "baseline"), True).status == "ok"
-    assert pf.check_screen(1920, 1080, 12.0, 25.0).status == "ok"
-    small = pf.check_screen(1280, 600, 12.0, 25.0)
+    assert pf.check_screen(1920, 1080, 1200, 700).status == "ok"  # what the window's layout measured it needs
+    small = pf.check_screen(1280, 600, 1200, 700)
     assert small.status == "warn" and small.facts["need_height"] == 700
-    assert pf.check_screen(None, None, 12.0, 25.0).status == "unknown"
+    assert pf.check_screen(1280, 720, 1281, 700).status == "warn"  # a pixel too narrow is too narrow
+    assert pf.check_screen(None, None, 1200, 700).status == "unknown"

@@ -66,7 +66,9 @@ def test_demo_mode_is_full_screen_with_large_type_and_presets(qtbot, open_window
     normal = window.open_compare().font().pointSizeF()
     view = window.open_compare(demo=True)
     assert view.windowState() & Qt.WindowState.WindowFullScreen
-    assert view.font().pointSizeF() > normal * 1.4
+    for widget in (view.prompt, view.run_button, view.speculative_pane, view.chart):  # what the room reads
+        assert widget.font().pointSizeF() > normal * 1.4
+    assert view.summary.font().pointSizeF() == normal  # the details are for the presenter and the exports
     assert view.presets_row.isVisible()
     view.activateWindow()
     qtbot.waitUntil(view.isActiveWindow)

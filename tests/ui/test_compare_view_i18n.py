@@ -20,16 +20,16 @@ from eagle_chat.ui.shortcuts_dialog import collect_shortcuts, key_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [ROOT / "eagle_chat" / "ui" / part for part in (
-    "speed/compare_view.py", "speed/presets_row.py", "speed/speed_demo_offer.py", "speed/preflight.py",
+    "speed/compare_view.py", "speed/compare_controls.py", "speed/presets_row.py", "speed/speed_demo_offer.py", "speed/preflight.py",
     "chat/chat_view.py", "chat/message_parts.py")]
 CHINESE = {
     ("CompareView", "EagleChat — baseline vs EAGLE-3"): "EagleChat — 基线与 EAGLE-3 对比",
-    ("CompareView", "Run comparison (F5)"): "运行对比 (F5)",
-    ("CompareView", "Draft-free baseline"): "无草稿基线",
+    ("CompareControls", "Run comparison (F5)"): "运行对比 (F5)",
+    ("CompareControls", "Draft-free baseline"): "无草稿基线",
     ("CompareView", "Type or pick a prompt to compare."): "请输入或选择一个提示词进行对比。",
-    ("CompareView", "Reload at {precision} precision, where greedy answers must be identical"):
+    ("CompareControls", "Reload at {precision} precision, where greedy answers must be identical"):
         "以 {precision} 精度重新加载，此时贪心解码的回答必须完全相同",
-    ("CompareView", "Prompt to compare"): "要对比的提示词",
+    ("CompareControls", "Prompt to compare"): "要对比的提示词",
     ("CompareView", "Run the comparison"): "运行对比",
     ("CompareView", "Baseline (plain decoding)"): "基线（普通解码）",
     ("PresetsRow", "quicksort"): "快速排序",

@@ -267,6 +267,8 @@ def test_exports_carry_the_step_record_and_the_histogram(qtbot, open_window, tmp
     files = view.export(tmp_path / "cmp")
     data = json.loads(files[1].read_text(encoding="utf-8"))
     by_mode = {s["mode"]: s for s in data["steps"]}
+    assert data["headline"] == view.board.headline.text()  # the demo's headline and its details, exported
+    assert "\n".join(data["summary"][:2]) == "\n".join(view.summary.text().splitlines()[:2])
     assert set(by_mode["baseline"]["steps"]) == {1}
     assert sum(by_mode["speculative"]["accepted_histogram"]) == by_mode["speculative"]["verification_steps"]
     rows = list(csv.DictReader(files[0].open(encoding="utf-8")))

@@ -28,7 +28,6 @@ Fix = Literal["load", "speed-demo", "tune", "warm-up"]
 BUSY_OTHERS = 0.25  # other programs using more than a quarter of the machine's CPU time: warn
 TOP_PROCESSES = 3
 MIN_PROCESS_SHARE = 0.10  # of one core, to be named
-DEMO_COLUMNS, DEMO_LINES = 100, 28  # what the full-screen comparison needs in its large type
 
 
 @dataclass(frozen=True)
@@ -283,10 +282,10 @@ def check_speedup(kind: str, speedup: float | None, precision: str, is_speed_dem
 
 
 # --- screen ------------------------------------------------------------------------------------------------
-def check_screen(width: int | None, height: int | None, char_width: float, line_height: float) -> Check:
-    """Does the full-screen comparison fit in its large type (two panes side by side, chart and summary)?"""
+def check_screen(width: int | None, height: int | None, need_width: int, need_height: int) -> Check:
+    """Does the full-screen comparison fit in its large type? ``need_*`` is what its layout measured it needs
+    on that screen (the window's business: it knows its widgets)."""
     if not width or not height:
         return Check("screen", "unknown")
-    need_w, need_h = round(DEMO_COLUMNS * char_width), round(DEMO_LINES * line_height)
-    facts = {"width": width, "height": height, "need_width": need_w, "need_height": need_h}
-    return Check("screen", "ok" if width >= need_w and height >= need_h else "warn", facts)
+    facts = {"width": width, "height": height, "need_width": need_width, "need_height": need_height}
+    return Check("screen", "ok" if width >= need_width and height >= need_height else "warn", facts)

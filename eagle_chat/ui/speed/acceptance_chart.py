@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCharts import QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView, QLineSeries, QValueAxis
 from PySide6.QtCore import QEvent, QMargins, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.ui import texts
@@ -102,6 +102,10 @@ class AcceptanceChart(QChartView):
         self._chart.setTitle(" · ".join(self.caption.split(" · ")[:3]))  # the rest is in the tooltip
         self.setToolTip(texts.acceptance_tooltip(self.caption))
 
+    def set_note(self, text: str) -> None:
+        """Say what the chart waits for in its title ("Warming up both modes…"), until steps come."""
+        self._chart.setTitle(text)
+
     def clear(self) -> None:
         self.show_steps(None, max(1, len(self.counts) - 1), now=True)
 
@@ -112,7 +116,7 @@ class AcceptanceChart(QChartView):
         self._bars.setColor(accent)
         self._bars.setBorderColor(accent)
         pen = QPen(QColor(colours.speculative))
-        pen.setWidthF(2.5)
+        pen.setWidthF(2.5 * max(1.0, self.font().pointSizeF() / QApplication.font().pointSizeF()))
         self._rate.setPen(pen)
         font = self._chart.titleFont()
         font.setPointSizeF(max(7.0, self.font().pointSizeF() * 0.9))
@@ -125,6 +129,6 @@ class AcceptanceChart(QChartView):
 
     # --- Qt overrides ---------------------------------------------------------------------------------
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
-        if event.type() in PALETTE_EVENTS:
-            self._apply_palette()
+        if event.type() in PALETTE_EVENTS or event.type() == QEvent.Type.FontChange:
+            self._apply_palette()  # the type, too: large in demo mode
         super().changeEvent(event)

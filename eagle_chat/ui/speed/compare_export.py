@@ -9,6 +9,7 @@ from pathlib import Path
 
 from eagle_chat.core.measure.compare import Comparison
 from eagle_chat.ui import texts
+from eagle_chat.ui.speed.verdict_board import headline_text
 
 
 def export_comparison(comparison: Comparison, chart, folder: Path) -> list[Path]:
@@ -27,6 +28,8 @@ def export_comparison(comparison: Comparison, chart, folder: Path) -> list[Path]
                 "precision": comparison.precision,
                 "speedup": comparison.speedup,
                 "verdict": comparison.verdict,
+                "headline": headline_text(comparison),  # what the demo's headline said, in the UI's language
+                "summary": texts.comparison_lines(comparison),  # and the details under it
                 "compared": texts.compared_text(comparison),
                 "identical": comparison.identical,
                 "divergence": None if comparison.identical else texts.divergence_text(comparison.divergence),

@@ -3,8 +3,10 @@
 Every comparison runs as :func:`eagle_chat.core.measure.compare.plan_runs` lays it out: an uncounted warm-up
 of each mode, then alternating rounds; the summary gives medians, spread and the noise verdict.
 
-Also the presenter's demo mode: full screen, large type, preset prompts (and the presenter's own), all from
-the keyboard: F5 runs, Alt+1…9 picks a preset, Esc cancels a run or leaves full screen, F11 toggles it.
+Also the presenter's demo mode: full screen (on a second screen if there is one), large type, the verdict as
+a headline a tenth of the screen high (:mod:`~eagle_chat.ui.speed.verdict_board`), preset prompts (and the
+presenter's own), all from the keyboard: F5 runs, Alt+1…9 picks a preset, F11 toggles full screen, Esc cancels
+a run, else leaves full screen, else closes the window.
 """
 
 from __future__ import annotations
@@ -14,23 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSpinBox,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QKeySequence, QScreen, QShortcut
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QLayout, QSplitter, QVBoxLayout, QWidget
 
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.measure.compare import (
-    DEFAULT_REPEATS,
     WARMUP_MAX_TOKENS,
     Comparison,
     ComparisonRun,
@@ -41,18 +31,17 @@ from eagle_chat.core.measure.compare import (
 from eagle_chat.ui import screen_fit, texts
 from eagle_chat.ui.speed.compare_export import export_comparison
 from eagle_chat.ui.controller import ChatController
-from eagle_chat.ui.drafted_text import DraftedPane
 from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
+from eagle_chat.ui.speed.compare_controls import EXACT_PRECISION, CompareControls
+from eagle_chat.ui.speed.compare_pane import ComparePane
 from eagle_chat.ui.speed.speculation_display import bind_toggle, max_accepted
-from eagle_chat.ui.speed.presets_row import PRESET_PROMPTS, PresetsRow
+from eagle_chat.ui.speed.presenter_mode import PresenterMode
+from eagle_chat.ui.speed.presets_row import PresetsRow
 from eagle_chat.ui.speed.speed_chart import SpeedChart
 from eagle_chat.ui.speed.speed_demo_offer import SpeedDemoOffer
+from eagle_chat.ui.speed.verdict_board import VerdictBoard
 from eagle_chat.core.generation.loaded import LoadedPipeline
-
-DEMO_FONT_SCALE = 1.6
-EXACT_PRECISION = "f32"  # where greedy answers of both modes must be identical
-
 
 class CompareView(QWidget):
     """Runs the comparison through the controller's worker; never touches the open conversation."""
@@ -71,8 +60,8 @@ class CompareView(QWidget):
         self.runner = BatchRunner(controller, self)
         self.comparison: Comparison | None = None
         self._pending_rerun = False
-        self._normal_font = QFont(self.font())
         self._build()
+        self.presenter = PresenterMode(self)
         self.runner.sig_job_started.connect(self._on_job_started)
         self.runner.sig_job_finished.connect(self._on_job_finished)
         self.runner.sig_done.connect(self._on_done)
@@ -83,10 +72,11 @@ class CompareView(QWidget):
         controller.sig_load_failed.connect(self._on_load_failed)
         controller.sig_draft_free_ready.connect(self._on_draft_free_ready)
         self._pending_prompt: str | None = None
-        self._live_pane: DraftedPane | None = None
+        self._live_pane: ComparePane | None = None
         self._live_request: int | None = None
         self._live_record = None  # the running job's steps so far
         self._live_k: int | None = None  # K (or tree depth) of the running EAGLE-3 job
+        self._job = (0, 1, 0, 1)  # the running job: index, jobs in all, request id, its new-token limit
 
     # --- public API ------------------------------------------------------------------------------
     def run(self, prompt: str | None = None) -> bool:
@@ -119,12 +109,14 @@ class CompareView(QWidget):
             if planned.warmup:
                 settings = replace(settings, max_new_tokens=min(base.max_new_tokens, WARMUP_MAX_TOKENS))
             jobs.append(Job(prompt, settings, planned, draft_free=draft_free and planned.mode == "baseline"))
-        self._planned_tokens = base.max_new_tokens
+        self._planned_tokens, self._job = base.max_new_tokens, (0, len(jobs), 0, 1)
         self.chart.clear()
-        self.baseline_pane.clear_reply()
-        self.speculative_pane.clear_reply()
+        for pane in (self.baseline_pane, self.speculative_pane):
+            pane.clear_reply()
         self.acceptance.clear()
         self.comparison = None
+        self.board.start()
+        self._show_waiting(self.tr("Warming up both modes…"))
         self.summary.setText(self.tr("Warming up both modes (not counted)…"))
         started = self.runner.start(jobs)
         self._sync_buttons()
@@ -144,27 +136,21 @@ class CompareView(QWidget):
 
     def set_custom_prompts(self, prompts: list[str]) -> None:
         """The presenter's own prompts, after the built-in presets (in the prompt list and as buttons)."""
-        current = self.prompt.currentText()
         self.presets_row.set_custom(prompts)
-        self.prompt.clear()
-        self.prompt.addItems(self.presets_row.prompts())
-        self.prompt.setEditText(current)
+        self.controls.set_prompts(self.presets_row.prompts())
 
     def set_demo(self, on: bool) -> None:
-        """Presenter mode: full screen, large type, preset prompts in view."""
-        font = QFont(self._normal_font)
-        if on:
-            font.setPointSizeF(self._normal_font.pointSizeF() * DEMO_FONT_SCALE)
-        self.setFont(font)
-        for pane in (self.baseline_pane, self.speculative_pane):
-            pane.setFont(font)
-        self.presets_row.setVisible(True)
-        if on:
-            self.showFullScreen()
-            self.run_button.setFocus()
-        else:
-            self.showNormal()
-        self.demo = on
+        """Presenter mode: full screen (on a second screen if there is one), large type, the verdict as a
+        headline a tenth of the screen high."""
+        self.presenter.set(on)
+
+    @property
+    def demo(self) -> bool:
+        return self.presenter.on
+
+    def needed_size(self, screen: QScreen) -> QSize:
+        """What the full-screen comparison needs on ``screen`` (see PresenterMode.needed_size)."""
+        return self.presenter.needed_size(screen)
 
     def set_drafted_action(self, action) -> None:
         """Share the main window's "Show drafted tokens" switch (the check box follows it both ways)."""
@@ -179,11 +165,17 @@ class CompareView(QWidget):
         planned: PlannedRun = job.tag
         mode = planned.mode
         name = self.tr("baseline") if mode == "baseline" else "EAGLE-3"
+        self._job = (index, self._job[1], request_id, job.settings.max_new_tokens)
         if planned.warmup:
             self.summary.setText(self.tr("Warming up {mode} (not counted)…").format(mode=name))
+            self.board.running(self.tr("Warming up both modes…"), self._progress(0.0))
             return
+        if self._live_request is None:  # the first counted run: the stage's placeholders go
+            self._show_waiting("")
         self.summary.setText(self.tr("Run {run} of {runs}: {mode}…").format(
             run=planned.repeat + 1, runs=self.repeats.value(), mode=name))
+        self.board.running(self.tr("Run {run} of {runs} · {mode}").format(
+            run=planned.repeat + 1, runs=self.repeats.value(), mode=name), self._progress(0.0))
         self._live_pane = self.baseline_pane if mode == "baseline" else self.speculative_pane
         self._live_request = request_id
         label = name if mode == "baseline" else f"EAGLE-3 K={job.settings.num_assistant_tokens}"
@@ -194,13 +186,17 @@ class CompareView(QWidget):
             self.acceptance.show_steps(None, self._live_k, now=True)
 
     def _on_reply_steps(self, request_id: int, record) -> None:
+        if request_id == self._job[2] and self.runner.is_running():
+            self.board.running(self.board.headline.text(), self._progress(record.generated / max(1, self._job[3])))
         if self._live_pane is not None and request_id == self._live_request:
             self._live_record = record
             if self._live_k is not None:
                 self.acceptance.show_steps(record, self._live_k)
 
-    def _on_rate_points(self, request_id: int, _mode: str, points) -> None:
+    def _on_rate_points(self, request_id: int, mode: str, points) -> None:
         self.chart.add_points(request_id, points)
+        if request_id == self._live_request and self._live_pane is not None and points:
+            self.board.show_rate(mode, points[-1][1])
 
     def _on_reply_text(self, message, text: str) -> None:
         if message is None and self._live_pane is not None and self.runner.is_running():
@@ -213,6 +209,7 @@ class CompareView(QWidget):
             pane = self.baseline_pane if planned.mode == "baseline" else self.speculative_pane
             stats = job_result.result.stats
             pane.show_reply(job_result.result.text, stats.steps, typeset=True)
+            self.board.show_rate(planned.mode, stats.tokens_per_s)
             if planned.mode == "speculative" and stats.steps is not None:
                 self.acceptance.show_steps(stats.steps, stats.max_accepted, stats.accepted_tokens, now=True)
         self._live_pane, self._live_k = None, None
@@ -220,9 +217,12 @@ class CompareView(QWidget):
     def _on_done(self, results) -> None:
         runs = [ComparisonRun(r.job.tag.position, r.job.tag.mode, r.job.tag.repeat, r.job.tag.warmup,
                               r.result.stats, r.result.text) for r in results if r.result is not None]
-        self._sync_buttons()
+        self._live_request = None
+        self._show_waiting("")
         if not all(any(r.mode == mode and not r.warmup for r in runs) for mode in ("baseline", "speculative")):
+            self._sync_buttons()
             self.summary.setText(self.tr("The comparison did not finish."))
+            self.board.stopped(self.tr("Cancelled") if self.runner.cancelled else self.tr("Did not finish"))
             return
         spec = self.controller.loaded.spec if self.controller.loaded else None
         precision = spec.precision if spec is not None else "?"
@@ -233,7 +233,8 @@ class CompareView(QWidget):
             warmup_tokens=min(self._planned_tokens, WARMUP_MAX_TOKENS),
         )
         self.comparison = Comparison(self.prompt.currentText(), runs, setup)
-        self.summary.setText("\n".join(texts.comparison_lines(self.comparison)))
+        self._sync_buttons()  # Export, now that there is something to export
+        self.board.show_result(self.comparison, texts.comparison_lines(self.comparison))
         self.f32_button.setVisible(not self.comparison.identical and precision != EXACT_PRECISION)
         self.sig_finished.emit(self.comparison)
 
@@ -273,119 +274,94 @@ class CompareView(QWidget):
             self.summary.setText(self.summary.text() + "\n" + self.tr("Exported: {files}").format(files=files))
 
     def _sync_buttons(self) -> None:
-        running = self.runner.is_running()
-        self.run_button.setEnabled(not running)
-        self.cancel_button.setEnabled(running)
-        self.export_button.setEnabled(not running and self.comparison is not None)
+        self.controls.sync(self.runner.is_running(), self.comparison is not None)
+
+    def _progress(self, within: float) -> float:
+        """How far the whole comparison is, warm-ups included: jobs done plus ``within`` of the running one."""
+        index, total, _, _ = self._job
+        return (index + min(1.0, within)) / max(1, total)
+
+    def _show_waiting(self, text: str) -> None:
+        """Say what the stage waits for in the empty panes and charts ("" takes it away)."""
+        for pane in (self.baseline_pane, self.speculative_pane):
+            pane.setPlaceholderText(text)
+        self.chart.set_note(text)
+        if text:
+            self.acceptance.set_note(text)
 
     # --- building ----------------------------------------------------------------------------------
     def _build(self) -> None:
-        self.prompt = QComboBox()
-        self.prompt.setObjectName("comparePrompt")
-        self.prompt.setEditable(True)
-        self.prompt.setAccessibleName(self.tr("Prompt to compare"))
-        for _, text in PRESET_PROMPTS:
-            self.prompt.addItem(text)
-        self.repeats = QSpinBox()
-        self.repeats.setObjectName("compareRepeats")
-        self.repeats.setRange(1, 9)
-        self.repeats.setValue(DEFAULT_REPEATS)
-        self.repeats.setPrefix(self.tr("× ", "before the number of runs per mode"))
-        self.repeats.setAccessibleName(self.tr("Runs per mode"))
-        self.repeats.setToolTip(self.tr(
-            "Counted runs per mode, after an uncounted warm-up of each; the summary shows medians and min–max, "
-            "and calls a difference only when the ranges do not overlap"))
-        self.repeats.setAccessibleDescription(self.repeats.toolTip())
-        self.run_button = QPushButton(self.tr("Run comparison (F5)"))
-        self.run_button.setObjectName("compareRunButton")
-        self.run_button.clicked.connect(lambda: self.run())
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setObjectName("compareCancelButton")
-        self.cancel_button.clicked.connect(self.runner.cancel)
-        self.f32_button = QPushButton(self.tr("Re-run at {precision}").format(precision=EXACT_PRECISION))
-        self.f32_button.setObjectName("compareF32Button")
-        self.f32_button.setToolTip(self.tr("Reload at {precision} precision, where greedy answers must be identical")
-                                   .format(precision=EXACT_PRECISION))
-        self.f32_button.clicked.connect(self.rerun_f32)
-        self.f32_button.setVisible(False)
-        self.draft_free_baseline = QCheckBox(self.tr("Draft-free baseline"))
-        self.draft_free_baseline.setObjectName("compareDraftFreeBaseline")
-        self.draft_free_baseline.setToolTip(self.tr(
-            "Run the baseline on a second copy of the model loaded without its draft — plain decoding "
-            "exactly as a plain LLMPipeline does it. Costs the memory of a second copy. Off: the baseline "
-            "runs on the same pipeline with 0 draft tokens (measured 0.86x the speed of a draft-free "
-            "pipeline on the tiny pair), so the speed-up shown is a little higher."))
-        self.export_button = QPushButton(self.tr("Export…"))
-        self.export_button.setObjectName("compareExportButton")
-        self.export_button.clicked.connect(self._export_clicked)
-        self.drafted_toggle = QCheckBox(self.tr("Show drafted tokens"))
-        self.drafted_toggle.setObjectName("draftedTokensToggle")
-        self.drafted_toggle.setToolTip(self.tr("Tint the EAGLE-3 answer's text that came from accepted draft tokens"))
-        self.drafted_toggle.toggled.connect(self._set_tint)
-        top, switches = QHBoxLayout(), QHBoxLayout()  # two rows: one was wider than a 1024-pixel screen
-        top.addWidget(self.prompt, 1)
-        for widget in (self.run_button, self.cancel_button, self.f32_button, self.export_button):
-            top.addWidget(widget)
-        for widget in (self.repeats, self.draft_free_baseline, self.drafted_toggle):
-            switches.addWidget(widget)
-        switches.addStretch(1)
-
         self.presets_row = PresetsRow()
         self.presets_row.sig_chosen.connect(self.run)
+        self.controls = CompareControls(self.presets_row.prompts())
+        c = self.controls  # the controls, by the names callers and tests use
+        self.prompt, self.repeats, self.run_button, self.cancel_button = c.prompt, c.repeats, c.run_button, \
+            c.cancel_button
+        self.f32_button, self.draft_free_baseline, self.export_button, self.drafted_toggle = c.f32_button, \
+            c.draft_free_baseline, c.export_button, c.drafted_toggle
+        self.run_button.clicked.connect(lambda: self.run())
+        self.cancel_button.clicked.connect(self.runner.cancel)
+        self.f32_button.clicked.connect(self.rerun_f32)
+        self.export_button.clicked.connect(self._export_clicked)
+        self.drafted_toggle.toggled.connect(self._set_tint)
         self.offer = SpeedDemoOffer()
+        self.board = VerdictBoard()
+        self.summary = self.board.details  # the details under the headline, at normal size
+        self.summary.setText(self.tr("Pick a prompt and run the comparison."))
 
-        self.baseline_pane = DraftedPane()
+        self.baseline_pane = ComparePane()
         self.baseline_pane.setObjectName("compareBaselinePane")
-        self.speculative_pane = DraftedPane()
+        self.speculative_pane = ComparePane()
         self.speculative_pane.setObjectName("compareSpeculativePane")
-        panes = QSplitter()
+        self.panes = panes = QSplitter()
+        panes.setChildrenCollapsible(False)
+        self.titles: list[QLabel] = []
         for pane, title in ((self.baseline_pane, self.tr("Baseline (plain decoding)")),
                             (self.speculative_pane, self.tr("EAGLE-3 speculative decoding"))):
             pane.setAccessibleName(self.tr("{title}: answer").format(title=title))
-            panes.addWidget(_titled(title, pane))
+            panes.addWidget(self._titled(title, pane))
         self.chart = SpeedChart(latest_per_mode=True)  # each mode's newest run bold: the two are compared
         self.chart.setObjectName("compareChart")
+        self.chart.chart().legend().setAlignment(Qt.AlignmentFlag.AlignRight)  # wide, not tall: height is scarce
         self.acceptance = AcceptanceChart()  # the EAGLE-3 run's steps
-        self.summary = QLabel(self.tr("Pick a prompt and run the comparison."))
-        self.summary.setObjectName("compareSummary")
-        self.summary.setWordWrap(True)
-        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addLayout(switches)
-        layout.addWidget(self.presets_row)
-        layout.addWidget(self.offer)
+        # The window keeps the size it was given (or the screen's, full screen): a longer text after a run
+        # never widens it past the screen's edge, taking Export with it.
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
+        for widget in (self.controls, self.presets_row, self.offer, self.board):
+            layout.addWidget(widget)
         layout.addWidget(panes, 3)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.chart, 2)
-        bottom.addWidget(self.acceptance, 2)
-        bottom.addWidget(self.summary, 1)
+        self.bottom = bottom = QHBoxLayout()
+        bottom.addWidget(self.chart, 1)
+        bottom.addWidget(self.acceptance, 1)
         layout.addLayout(bottom, 2)
         for key, slot, what in (
                 (Qt.Key.Key_F5, lambda: self.run(), self.tr("Run the comparison")),
                 (Qt.Key.Key_F11, lambda: self.set_demo(not self.demo),
                  self.tr("Full screen with large type on or off")),
-                (Qt.Key.Key_Escape, self._escape, self.tr("Cancel the run; with none running, leave full screen"))):
+                (Qt.Key.Key_Escape, self._escape,
+                 self.tr("Cancel the run; with none running, leave full screen, else close the window"))):
             QShortcut(QKeySequence(key), self, activated=slot).setWhatsThis(what)
-        self.demo = False
         self._sync_buttons()
         screen_fit.fit(self, QSize(1200, 760), centre=True)  # a window of its own: centred on the screen
         screen_fit.keep_on_screen(self)
 
+    def _titled(self, title: str, widget: QWidget) -> QWidget:
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        label = QLabel(f"<b>{html.escape(title)}</b>")
+        self.titles.append(label)
+        layout.addWidget(label)
+        layout.addWidget(widget)
+        return box
+
     def _escape(self) -> None:
-        """Esc: cancel a run; with none running, leave full screen."""
+        """Esc: cancel a run; with none running, leave full screen; in a window, close it."""
         if self.runner.is_running():
             self.runner.cancel()
         elif self.demo:
             self.set_demo(False)
-
-
-def _titled(title: str, widget: QWidget) -> QWidget:
-    box = QWidget()
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 0, 0, 0)
-    label = QLabel(f"<b>{html.escape(title)}</b>")
-    layout.addWidget(label)
-    layout.addWidget(widget)
-    return box
+        else:
+            self.close()

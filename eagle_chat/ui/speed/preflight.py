@@ -14,7 +14,7 @@ removes the selected prompt, Esc closes.
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QFont, QFontMetricsF, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
@@ -31,7 +31,7 @@ from eagle_chat.core.measure import preflight as pf
 from eagle_chat.core.measure.tuning import tuned_choice
 from eagle_chat.ui import demo_texts, screen_fit
 from eagle_chat.ui.i18n import translate
-from eagle_chat.ui.speed.compare_view import DEMO_FONT_SCALE
+from eagle_chat.ui.speed.presenter_mode import demo_screen
 
 KEYS = ("model", "speedup", "tuned", "warm", "cache", "power", "cpu", "screen")
 FIXABLE = ("model", "speedup", "tuned", "warm", "cache")  # the order "Fix what can be fixed" goes in
@@ -75,10 +75,8 @@ class PreflightPanel(QDialog):
         tuned = tuned_choice(w.settings, w.model.target_dir, w.model.draft_dir, device)
         warm = kit.warm_start
         cache_dir = w.pipeline_spec().cache_dir
-        demo_font = QFont(w.font())
-        demo_font.setPointSizeF(demo_font.pointSizeF() * DEMO_FONT_SCALE)
-        metrics = QFontMetricsF(demo_font)
-        screen = (self.screen() or w.screen()).availableGeometry()
+        screen = demo_screen()  # where the demo will go full screen, and what its real layout needs there
+        need, area = w.dialogs.compare_view().needed_size(screen), screen.geometry()
         return [
             model,
             speedup,
@@ -88,7 +86,7 @@ class PreflightPanel(QDialog):
                            loaded.load_time_ms if loaded else None, bool(loaded)),
             pf.check_power(pf.power_facts()),
             pf.check_cpu(self._cpu_load),
-            pf.check_screen(screen.width(), screen.height(), metrics.averageCharWidth(), metrics.lineSpacing()),
+            pf.check_screen(area.width(), area.height(), need.width(), need.height()),
         ]
 
     def recheck(self) -> None:

@@ -1,6 +1,6 @@
 """PresetsRow: the demo's prompt buttons — built-in presets in English and Chinese, then the presenter's own.
 
-The first nine carry Alt+1…9 mnemonics, so a presenter can run any of them without the mouse. The prompts
+The buttons wrap onto more lines rather than widen the window. The first nine carry Alt+1…9 mnemonics, so a presenter can run any of them without the mouse. The prompts
 are content and stay as they are; a button's label names the prompt's language in that language (as
 View → Language does) and its topic in the UI's language.
 """
@@ -8,7 +8,9 @@ View → Language does) and its topic in the UI's language.
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
+from PySide6.QtWidgets import QPushButton, QWidget
+
+from eagle_chat.ui.flow_layout import FlowLayout
 
 # ((the prompt's language, its topic), the prompt)
 PRESET_PROMPTS = (
@@ -39,7 +41,7 @@ class PresetsRow(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("comparePresets")
-        self._layout = QHBoxLayout(self)
+        self._layout = FlowLayout(self)  # wraps: the presenter's prompts never widen the window
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.custom: list[str] = []
         self.set_custom([])
@@ -63,7 +65,6 @@ class PresetsRow(QWidget):
             button.setToolTip(text)
             button.clicked.connect(lambda _=False, t=text: self.sig_chosen.emit(t))
             self._layout.addWidget(button)
-        self._layout.addStretch(1)
 
 
 def _shortened(prompt: str) -> str:

@@ -12,8 +12,8 @@ import math
 
 from PySide6.QtCharts import QChart, QChartView, QLineSeries, QValueAxis
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QMargins, QPointF, Qt, QTimer
-from PySide6.QtGui import QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import QToolTip, QWidget
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.ui.i18n import translate
@@ -26,6 +26,7 @@ MIN_HEIGHT = 170  # measured: below ~150 px Qt elides the axis labels even with 
 # The latest reply's line, and the earlier ones: thinner and faded, still visible on either theme.
 LATEST_WIDTH, EARLIER_WIDTH, EARLIER_STRENGTH = 3.0, 1.5, 0.47
 HOVER_DISTANCE = 8.0  # px from a line within which the tooltip names it
+AXIS_FONT_SHARE = 0.9  # axis labels, titles and the legend, of the widget's font (large in demo mode)
 
 REDRAW_INTERVAL_MS = 250  # a speed curve reads fine at 4 Hz; each redraw takes CPU from inference
 
@@ -108,7 +109,9 @@ class SpeedChart(QChartView):
         self._ticks_timer.setInterval(0)
         self._ticks_timer.timeout.connect(self._fit_ticks)
         self._chart.plotAreaChanged.connect(lambda _area: self._ticks_timer.start())
+        self._scale = 1.0  # the widget's type over the application's: lines are drawn that much wider
         self._colours = style_chart(self._chart, self.palette())
+        self._apply_fonts()
         self._apply_ranges()
 
     def begin(self, key: object, mode: str, label: str | None = None) -> QLineSeries:
@@ -151,6 +154,10 @@ class SpeedChart(QChartView):
             self._y_max = max(self._y_max, max(rate for _, rate in points))
         if pending:
             self._apply_ranges()
+
+    def set_note(self, text: str) -> None:
+        """A line over the plot while it waits ("Warming up both modes…"); "" takes it away."""
+        self._chart.setTitle(text)
 
     def series_for(self, key: object) -> QLineSeries | None:
         entry = self._series.get(key)
@@ -242,8 +249,9 @@ class SpeedChart(QChartView):
         background = self._chart.backgroundBrush().color()
         newest: dict[str, QLineSeries] = {}
         for key, (mode, series) in self._series.items():
-            series.setPen(series_pen(mode, self._colours, LATEST_WIDTH) if key in latest
-                          else faded_pen(mode, self._colours, background, EARLIER_WIDTH, EARLIER_STRENGTH))
+            series.setPen(series_pen(mode, self._colours, LATEST_WIDTH * self._scale) if key in latest
+                          else faded_pen(mode, self._colours, background, EARLIER_WIDTH * self._scale,
+                                         EARLIER_STRENGTH))
             newest[mode] = series
         legend = self._chart.legend()
         for mode, series in self._series.values():
@@ -262,12 +270,32 @@ class SpeedChart(QChartView):
     def _apply_palette(self) -> None:
         """Chart and lines in the colours of the current palette (light or dark)."""
         self._colours = style_chart(self._chart, self.palette())
+        self._apply_fonts()  # setTheme resets the fonts too
         self._restyle()  # setTheme resets the pens and shows every marker again
+
+    def _apply_fonts(self) -> None:
+        """Axis labels, titles and the legend in the widget's type — large in demo mode, where the room reads
+        them from afar — and the lines as much wider."""
+        font = QFont(self.font())
+        self._scale = max(1.0, font.pointSizeF() / QApplication.font().pointSizeF())
+        small = QFont(font)
+        small.setPointSizeF(font.pointSizeF() * AXIS_FONT_SHARE)
+        title = QFont(small)
+        title.setBold(True)
+        for axis in (self._x, self._y):
+            axis.setLabelsFont(small)
+            axis.setTitleFont(title)
+        self._chart.legend().setFont(small)
+        self._chart.setTitleFont(font)
+        self._restyle()
+        self._ticks_timer.start()
 
     # --- Qt overrides ---------------------------------------------------------------------------------
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() in PALETTE_EVENTS:
             self._apply_palette()
+        elif event.type() == QEvent.Type.FontChange:
+            self._apply_fonts()
         super().changeEvent(event)
 
     def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt override
