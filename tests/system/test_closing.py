@@ -70,10 +70,27 @@ def run(tmp_path, what: str) -> tuple[float, str, int]:
     elapsed = time.monotonic() - closing_at
     # Nothing of the app's process group outlives it. A zombie has ended: multiprocessing's resource tracker
     # (started with the engine host) ends with the app, and this container's init does not reap orphans.
+    # The app's exit closes the pipes they read, so they end within moments of it, not at once.
     left = [p for p in psutil.process_iter(["status"]) if _group(p) == child.pid
             and p.info["status"] != psutil.STATUS_ZOMBIE]
-    assert not left, f"a child process outlived the app: {left}"
+    _gone, alive = psutil.wait_procs(left, timeout=3)
+    alive = [p for p in alive if _status(p) not in (None, psutil.STATUS_ZOMBIE)]
+    assert not alive, f"a child process outlived the app: {[(p, _cmdline(p)) for p in alive]}"
     return elapsed, said, code
+
+
+def _status(process) -> str | None:
+    try:
+        return process.status()
+    except psutil.NoSuchProcess:
+        return None
+
+
+def _cmdline(process) -> str:
+    try:
+        return " ".join(process.cmdline())[:200]
+    except psutil.Error:
+        return "?"
 
 
 def _group(process) -> int | None:
