@@ -31,6 +31,8 @@ from eagle_chat.core.serving.errors import ApiError, internal_error, invalid, no
 from eagle_chat.core.serving.guards import LOOPBACK_NAMES, AccessGuard, CallerGuard
 from eagle_chat.core.serving.records import RequestRecord
 from eagle_chat.core.serving.requests import CompletionRequest, Limits, parse_chat, parse_completion
+from eagle_chat.core.serving.responses_input import parse_responses
+from eagle_chat.core.serving.responses_run import ResponsesRun
 from eagle_chat.core.serving.runs import Run, client_name, error_response, json_response
 from eagle_chat.core.serving.timeouts import TIMED_OUT
 
@@ -84,6 +86,7 @@ def build_app(options: HttpOptions, backend: Backend, state: ApiState) -> Starle
         Route("/v1/models/{model_id:path}", api.model, methods=["GET"]),
         Route("/v1/chat/completions", api.chat, methods=["POST"]),
         Route("/v1/completions", api.text, methods=["POST"]),
+        Route("/v1/responses", api.responses, methods=["POST"]),
         Route("/health", api.health, methods=["GET"]),
     ]
     handlers = {ApiError: api.refused, HTTPException: api.http_error, ClientGone: api.gone, Exception: api.failed}
@@ -115,6 +118,27 @@ class _Api:
     async def text(self, request: Request) -> Response:
         return await self._complete(request, parse_completion)
 
+    async def responses(self, request: Request) -> Response:
+        """OpenAI's Responses API, stateless: the body becomes a chat request (``responses_input``) and runs as
+        one; the answer is framed as a ``response`` object or its events (``responses_run``)."""
+        body = await _read_json(request, self.options.max_body_bytes)
+        model = self._model()
+        parsed = parse_responses(body, model, self.options.limits)
+        settings = parsed.chat.settings(self.backend.default_settings(), model.has_draft, model.draft_reduced_vocab)
+        job = Job([dict(m) for m in parsed.chat.prompt], settings, label=request.url.path)
+        self.backend.submit(job)
+        run = ResponsesRun(request, parsed, job, self.state, model,
+                           prefill=getattr(self.backend, "prefill_next_turn", None))
+        return run if parsed.chat.stream else json_response(await run.collect())
+
+    def _model(self):
+        if self.state.draining:
+            raise shutting_down()
+        model = self.backend.served_model()
+        if model is None:
+            raise not_ready("No model is loaded yet; try again when GET /health says ok.")
+        return model
+
     async def refused(self, request: Request, error: ApiError) -> Response:
         self.state.record(method=request.method, endpoint=request.url.path, client=client_name(request.scope),
                           stream=False, status=error.status, outcome=error.code or error.type)
@@ -136,18 +160,14 @@ class _Api:
 
     async def http_error(self, request: Request, error: HTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        message = {404: f"No route {request.url.path}; this server has /v1/models, /v1/chat/completions and "
-                        "/v1/completions.",
+        message = {404: f"No route {request.url.path}; this server has /v1/models, /v1/chat/completions, "
+                        "/v1/completions and /v1/responses.",
                    405: f"{request.method} is not allowed on {request.url.path}."}.get(error.status_code, error.detail)
         return await self.refused(request, ApiError(error.status_code, message, code=code))
 
     async def _complete(self, request: Request, parse) -> Response:
         body = await _read_json(request, self.options.max_body_bytes)
-        if self.state.draining:
-            raise shutting_down()
-        model = self.backend.served_model()
-        if model is None:
-            raise not_ready("No model is loaded yet; try again when GET /health says ok.")
+        model = self._model()
         req = parse(body, model, self.options.limits)
         if req.batch:
             return await self._batch(request, req, model)

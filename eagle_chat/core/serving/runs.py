@@ -114,7 +114,7 @@ class Run(Response):
             while True:
                 event = await self.job.next_event()
                 if event.kind == "chunk":
-                    self._feed(event.text)
+                    self._piece(self._feed(event.text))
                 elif event.kind == "failed":
                     error = engine_error(event, self.job)
                     self._log(error.status, error.code)
@@ -124,17 +124,23 @@ class Run(Response):
         finally:
             watcher.cancel()
             self._done()
-        self.text.finish()
+        self._piece(self.text.finish())
         stats, finish = event.result.stats, self._finish_reason(event)
         if (problem := self._output_error(finish)) is not None:
             self._log(problem.status, problem.code, stats)
             return error_response(problem)
-        reasoning = "".join(self.text.reasoning) if self.text.has_thinking else None
-        body = out.completion(self.reply, content="".join(self.text.content), reasoning=reasoning, finish=finish,
-                              stats=stats, more=self._extras(stats, finish), tool_calls=self.text.calls)
+        body = self._whole(stats, finish)
         self._log(200, finish, stats)
         self._prefill_next_turn(stats)
         return body
+
+    def _piece(self, piece) -> None:
+        """A piece of a collected reply (the Responses API's run builds its output items from them)."""
+
+    def _whole(self, stats, finish: str) -> dict:
+        reasoning = "".join(self.text.reasoning) if self.text.has_thinking else None
+        return out.completion(self.reply, content="".join(self.text.content), reasoning=reasoning, finish=finish,
+                              stats=stats, more=self._extras(stats, finish), tool_calls=self.text.calls)
 
     # --- book-keeping --------------------------------------------------------------------------------
     def _prefill_next_turn(self, stats) -> None:
