@@ -57,6 +57,9 @@ def serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--greedy-fallback", action="store_true",
                         help="with a draft loaded, serve requests that ask for sampling greedily instead of "
                         "refusing them (EAGLE-3 decodes greedily only)")
+    parser.add_argument("--no-prefill", action="store_true",
+                        help="do not prefill a conversation for its next turn after each chat reply (on by default "
+                        "with prefix caching on CPU/GPU: an agent's next step then prefills only what it adds)")
     parser.add_argument("--grace", type=float, default=30.0,
                         help="seconds stopping waits for replies in flight before it cuts them (default 30)")
     timeouts = Timeouts()
@@ -128,7 +131,8 @@ def _run(args) -> int:
     asyncio.set_event_loop(loop)
     store = ConversationStore(paths.database_file())
     controller = ChatController(store)
-    backend = ControllerBackend(controller, lambda: defaults, queue_limit=args.queue_limit)
+    backend = ControllerBackend(controller, lambda: defaults, queue_limit=args.queue_limit,
+                                next_turn_prefill=not args.no_prefill)
     server = ApiServer(config, backend, on_record=lambda record: print(record.line(), file=sys.stderr, flush=True))
     spec = PipelineSpec(target, draft, device=args.device, precision=args.precision,
                         cache_dir=paths.compiled_cache_dir())

@@ -9,7 +9,10 @@ turn then prefills only its new message.
 It never costs the user more than waiting would have: a send or an API request arriving meanwhile waits
 for the prefill's end (it is short and caches what that request needs: ``finish``), and a load stops it.
 It runs only where something is reused — CPU/GPU with prefix caching on — and for the conversation open in
-the window, when the reply that ended is the last message of its visible path.
+the window, when the reply that ended is the last message of its visible path. An API conversation is
+prefilled the same way after each of its replies (``prefill_api``, called by the server's backend with the
+request's messages and the reply as the client will send it back): an agent's next step, a tool result
+after a tool call, then prefills only the result.
 """
 
 from __future__ import annotations
@@ -61,6 +64,14 @@ class NextTurnPrefill(QObject):
             return None
         return c.run_ephemeral(conversation.history(), replace(settings, next_turn=True), background=True,
                                finish=True)  # ``request_id`` is set as it starts: a listener may end it at once
+
+    def prefill_api(self, messages: list[dict], settings: GenerationSettings) -> int | None:
+        """Prefill an API conversation (``messages``: the request's and the reply just given) for its next
+        turn; its request id, or None when it would not be reused or something else runs or waits."""
+        c = self.controller
+        if not (self.enabled and self.applies()) or c.state != "ready" or c.reply is not None or c.queue:
+            return None
+        return c.run_ephemeral(messages, replace(settings, next_turn=True), background=True, finish=True)
 
     # --- slots -------------------------------------------------------------------------------------------
     def _on_started(self, request_id: int, _mode: str, settings: GenerationSettings) -> None:

@@ -179,6 +179,7 @@ class Engine:
         self._tokenizer = self._pipe.get_tokenizer()
         self._token_lengths = token_lengths(self._tokenizer)
         self._lock = threading.Lock()
+        self._prefilled = prefill.Prefilled()  # the next-turn prefill's prompt, until the request after it
         self._chat = ChatTokens(self._tokenizer)  # a message's text stays text (see chat_tokens)
         self._last_render: tuple[tuple, Prompt] | None = None  # (the prompt's key, its text and ids)
         self.context_limits = ctx.limits_for(self.plan, spec.npu)
@@ -240,13 +241,8 @@ class Engine:
             raise EngineError("This message is {tokens} tokens long; with room for a reply the model takes at "
                               "most {limit}. Shorten the message.", tokens=error.tokens, limit=error.limit) from None
 
-    def generate(
-        self,
-        prompt: str | Sequence[Message],
-        settings: GenerationSettings = GenerationSettings(),
-        on_chunk: ChunkCallback | None = None,
-        stop: threading.Event | None = None,
-    ) -> GenerationResult:
+    def generate(self, prompt: str | Sequence[Message], settings: GenerationSettings = GenerationSettings(),
+                 on_chunk: ChunkCallback | None = None, stop: threading.Event | None = None) -> GenerationResult:
         """Run one reply, streaming chunks to ``on_chunk``; returns the text and its stats.
 
         ``prompt`` is either a plain string (sent the way ``pipe.generate(prompt)`` sends it: one user
@@ -299,6 +295,7 @@ class Engine:
                                   device=self.plan.device, streamed_tokens=streamer.tokens, stopped=stopped,
                                   steps=streamer.finish_record(text))
         stats.load_time_ms, stats.draft_skipped = self.load_time_ms, short_prompt.NO_DRAFT_REASON if plain else None
+        stats.prefilled_tokens = self._prefilled.after(sent.ids, next_turn)
         if not next_turn:
             stats.history_tokens, stats.history_dropped = plan.history_tokens, plan.dropped
         if speculative and settings.tree_depth:

@@ -52,6 +52,8 @@ class GenerationStats:
     # The context budget: prompt tokens the earlier turns took, and how many earlier messages were left out.
     history_tokens: int | None = None
     history_dropped: int = 0
+    # Prompt tokens the next-turn prefill just before this reply had run (core.generation.prefill; None: a prefill)
+    prefilled_tokens: int | None = None
 
     @property
     def answer_tokens(self) -> int:

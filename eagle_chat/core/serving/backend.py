@@ -123,3 +123,8 @@ class Backend(Protocol):
 
     def load(self) -> dict:
         """What ``/health`` reports besides readiness: ``{"running": bool, "queued": int}``."""
+
+    def prefill_next_turn(self, messages: list[dict], settings: GenerationSettings) -> bool:
+        """After a chat reply: run ``messages`` (the request's and the reply just given) through the model as
+        its next turn will send them, in the background, so that the next request finds them in the prefix
+        cache (``core.generation.prefill``). True if a prefill was started; optional for a backend."""

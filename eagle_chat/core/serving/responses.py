@@ -7,6 +7,8 @@ Every finished response carries two extra objects a client can look for:
   ``tokens_per_s``, ``ttft_ms``, ``tpot_ms``, ``generate_ms``, ``queue_ms``, ``device``, ``stopped``,
   ``cut``, ``sampling``, ``draft_skipped``: why a reply ran without the loaded draft, e.g. a one-token prompt;
   ``grammar``: the grammar the reply was held to (``tool_call``, ``json_object``, ``json_schema``, or null),
+  ``prefilled_tokens``: how many of the prompt's first tokens the next-turn prefill had run just before this
+  request (after each chat reply the server prefills the conversation for its next turn; 0: none did),
   ``drafting_limited_by_grammar``: true when that grammar meets a reduced-vocabulary (d2t) draft: the reply
   then runs without drafting (GenAI 2026.4.1 masks the draft in the wrong id space: next to no tokens
   accepted, output unlike plain decoding, heap corruption), ``draft_skipped`` says so; and, when there is
@@ -102,6 +104,7 @@ def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool =
         "cut": cut,  # "shutdown" or "stopped" when the server ended the reply early (finish_reason "length")
         "sampling": "greedy (temperature ignored: EAGLE-3 decodes greedily)" if sampling_ignored else None,
         "draft_skipped": stats.draft_skipped,  # why this reply ran without the loaded draft (a one-token prompt)
+        "prefilled_tokens": stats.prefilled_tokens,  # of the prompt, run ahead by the next-turn prefill before it
         **(output or {}),
     }
 

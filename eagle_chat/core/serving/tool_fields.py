@@ -24,7 +24,9 @@ MAX_TOOLS = 128  # OpenAI's limit
 MAX_PARALLEL_CALLS = 8  # a grammar-guaranteed reply holds at most this many calls
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TOOL_FIELDS, FUNCTION_FIELDS = {"type", "function"}, {"name", "description", "parameters", "strict"}
-CALL_FIELDS, CALLED_FIELDS = {"id", "type", "function"}, {"name", "arguments"}
+# ``index`` and ``parsed_arguments``: the official SDK keeps them in a streamed reply it accumulated (its
+# ChatCompletionStreamState, the .parse() helpers), and a client sends that message back as it is; ignored.
+CALL_FIELDS, CALLED_FIELDS = {"id", "type", "function", "index"}, {"name", "arguments", "parsed_arguments"}
 FORMAT_FIELDS = {"name", "description", "schema", "strict"}
 
 

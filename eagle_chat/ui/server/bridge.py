@@ -21,10 +21,11 @@ DEFAULT_QUEUE_LIMIT = 16  # API requests waiting behind the one in flight; more 
 
 class ControllerBackend:
     def __init__(self, controller, defaults: Callable[[], GenerationSettings], *,
-                 queue_limit: int = DEFAULT_QUEUE_LIMIT):
+                 queue_limit: int = DEFAULT_QUEUE_LIMIT, next_turn_prefill: bool = True):
         self.controller = controller
         self._defaults = defaults
         self.queue_limit = queue_limit
+        self.next_turn_prefill = next_turn_prefill  # prefill an API conversation for its next turn after a reply
         self._served: tuple[int, ServedModel] | None = None
 
     def served_model(self) -> ServedModel | None:
@@ -48,6 +49,14 @@ class ControllerBackend:
 
     def load(self) -> dict:
         return {"running": self.controller.reply is not None, "queued": len(self.controller.queue)}
+
+    def prefill_next_turn(self, messages: list[dict], settings: GenerationSettings) -> bool:
+        """The API conversation's next turn, prefilled in the background as the window's are (ui.next_turn):
+        only while nothing else waits, and it gives way to a load; a request arriving meanwhile waits the
+        fraction of a second it has left."""
+        if not self.next_turn_prefill:
+            return False
+        return self.controller.next_turn.prefill_api(messages, settings) is not None
 
     def submit(self, job: Job) -> None:
         if self.controller._shut_down:
