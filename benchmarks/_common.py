@@ -38,3 +38,28 @@ def os_threads() -> int:
 def median(values) -> float:
     values = list(values)
     return statistics.median(values) if values else float("nan")
+
+
+def start_serve(args: list[str], home: Path, *, python: str = sys.executable, env: dict | None = None,
+                timeout_s: float = 300.0):
+    """Start ``eagle-chat serve ARGS --port 0 --home HOME`` as a child process (its log in HOME/serve.log)
+    and wait for the address it prints: (the process, its base URL ``http://127.0.0.1:PORT/v1``)."""
+    import re
+    import selectors
+    import subprocess
+    import time
+
+    home.mkdir(parents=True, exist_ok=True)
+    command = [python, "-m", "eagle_chat", "serve", *args, "--port", "0", "--home", str(home)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=open(home / "serve.log", "w"), text=True,
+                               env=dict(os.environ, PYTHONPATH=str(ROOT), **(env or {})), cwd=ROOT)
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and process.poll() is None:
+        if selector.select(timeout=0.5):
+            match = re.search(r"(http://127\.0\.0\.1:\d+/v1)", process.stdout.readline())
+            if match:
+                return process, match.group(1)
+    process.kill()
+    raise SystemExit(f"serve did not start:\n{(home / 'serve.log').read_text()[-2000:]}")

@@ -22,18 +22,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
-import selectors
 import signal
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _common import ROOT, start_serve
+
 MODELS = ROOT / "tests" / "models"
 PAIRS = {"tiny (full vocabulary)": MODELS, "tiny d2t (reduced vocabulary)": MODELS / "d2t"}
 KEY = "agent-loop-key"
@@ -62,22 +58,9 @@ def result_text(step: int, call, chars: int) -> str:
     return json.dumps({"tool": call.function.name if call else None, "ok": True, "output": "".join(lines)})
 
 
-def start(target: Path, draft: Path, home: Path, *extra: str) -> tuple[subprocess.Popen, str]:
-    args = [sys.executable, "-m", "eagle_chat", "serve", "--model", str(target), "--draft", str(draft), "--precision",
-            "f32", "--port", "0", "--home", str(home), *extra]
-    env = dict(os.environ, PYTHONPATH=str(ROOT), EAGLE_CHAT_HOME=str(home), EAGLE_CHAT_API_KEY=KEY)
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=open(home / "serve.log", "w"), text=True,
-                               env=env, cwd=ROOT)
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and process.poll() is None:
-        if selector.select(timeout=0.5):
-            match = re.search(r"(http://127\.0\.0\.1:\d+/v1)", process.stdout.readline())
-            if match:
-                return process, match.group(1)
-    process.kill()
-    raise SystemExit(f"serve did not start:\n{(home / 'serve.log').read_text()[-2000:]}")
+def start(target: Path, draft: Path, home: Path, *extra: str):
+    return start_serve(["--model", str(target), "--draft", str(draft), "--precision", "f32", *extra], home,
+                       env={"EAGLE_CHAT_HOME": str(home), "EAGLE_CHAT_API_KEY": KEY})
 
 
 def step(client, model: str, messages: list, **fields) -> dict:

@@ -15,18 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import selectors
 import signal
-import subprocess
 import sys
 import tempfile
-import time
 import traceback
 from importlib import metadata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _common import ROOT, start_serve
+
 MODELS = ROOT / "tests" / "models"
 KEY = "clients-check-key"
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "The weather in a city.",
@@ -36,24 +33,11 @@ WEATHER = {"type": "function", "function": {"name": "get_weather", "description"
 ASK = "What is the weather in Paris?"
 
 
-def start(python: str) -> tuple[subprocess.Popen, str]:
+def start(python: str):
     home = Path(tempfile.mkdtemp(prefix="clients-check-"))
-    args = [python, "-m", "eagle_chat", "serve", "--model", str(MODELS / "tiny-qwen3"), "--draft",
-            str(MODELS / "tiny-qwen3-eagle3"), "--precision", "f32", "--port", "0", "--home", str(home)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT), EAGLE_CHAT_HOME=str(home), EAGLE_CHAT_API_KEY=KEY,
-               QT_QPA_PLATFORM="offscreen")
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=open(home / "serve.log", "w"), text=True,
-                               env=env, cwd=ROOT)
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and process.poll() is None:
-        if selector.select(timeout=0.5):
-            match = re.search(r"(http://127\.0\.0\.1:\d+/v1)", process.stdout.readline())
-            if match:
-                return process, match.group(1)
-    process.kill()
-    raise SystemExit(f"serve did not start:\n{(home / 'serve.log').read_text()[-2000:]}")
+    return start_serve(["--model", str(MODELS / "tiny-qwen3"), "--draft", str(MODELS / "tiny-qwen3-eagle3"),
+                        "--precision", "f32"], home, python=python,
+                       env={"EAGLE_CHAT_HOME": str(home), "EAGLE_CHAT_API_KEY": KEY, "QT_QPA_PLATFORM": "offscreen"})
 
 
 def litellm_tools(url: str, model: str) -> str:
