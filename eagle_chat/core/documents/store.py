@@ -1,0 +1,241 @@
+"""The documents index in SQLite: files, chunks with their vectors (float32 BLOBs) and an FTS5 index over the
+chunk text, in a file of its own beside the conversations (``paths.documents_database_file()``).
+
+Every file's chunks are written in one transaction that also records the file (size, mtime, SHA-256): a
+process killed mid-index leaves each file either fully indexed or as it was, never half of one. Search is
+hybrid: exact cosine over the vectors (numpy, kept in memory between searches) and FTS5's BM25 over trigrams
+(which also works for Chinese), fused by reciprocal rank (RRF, k = 60).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from eagle_chat.core.errors import UserError
+
+SCHEMA_VERSION = 1
+RRF_K = 60
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(
+    id INTEGER PRIMARY KEY, collection TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, sha256 TEXT NOT NULL, chunks INTEGER NOT NULL, indexed_at REAL NOT NULL,
+    UNIQUE(collection, path));
+CREATE TABLE IF NOT EXISTS chunks(
+    id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL REFERENCES files(id), ordinal INTEGER NOT NULL,
+    page INTEGER, text TEXT NOT NULL, vector BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, content='chunks', content_rowid='id',
+    tokenize='trigram');
+CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text); END;
+CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text); END;
+"""
+
+
+class DocumentIndexError(UserError):
+    """The documents index cannot be used as asked (another embedder, a newer file)."""
+
+
+@dataclass(frozen=True)
+class FileRow:
+    id: int
+    collection: str
+    path: str
+    size: int
+    mtime_ns: int
+    sha256: str
+    chunks: int
+    indexed_at: float
+
+
+@dataclass(frozen=True)
+class Hit:
+    path: str
+    page: int | None
+    text: str
+    score: float
+    cosine: float
+    bm25_rank: int | None
+    collection: str
+    chunk_id: int
+
+    def as_json(self) -> dict:
+        return {"file": self.path, "page": self.page, "score": round(self.score, 6), "cosine": round(self.cosine, 6),
+                "bm25_rank": self.bm25_rank, "collection": self.collection, "text": self.text}
+
+
+def fts_query(text: str) -> str | None:
+    """Words of three characters or more as quoted trigram phrases joined by OR (None: nothing to match)."""
+    words = {w for w in re.findall(r"\w+", text.lower()) if len(w) >= 3}
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in sorted(words)) or None
+
+
+class DocumentStore:
+    def __init__(self, path: Path, *, timeout_s: float = 10.0):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None, check_same_thread=False)
+        self._lock = threading.RLock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise DocumentIndexError("The documents index {path} was written by a newer EagleChat.", path=str(self.path))
+        self._db.executescript(SCHEMA)
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._vectors: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # ids, collections, matrix
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # --- meta -------------------------------------------------------------------------------------------
+    def meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def check_embedder(self, name: str, dimensions: int) -> None:
+        """Record the embedder on first use; refuse another one later (its vectors would not compare)."""
+        stamp = f"{name}:{dimensions}"
+        with self._lock:
+            known = self.meta("embedder")
+            if known is None or not self.chunk_count():
+                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)", (stamp,))
+            elif known != stamp:
+                raise DocumentIndexError(
+                    "The documents index was built with the embedding model {known}, not {wanted}; remove the "
+                    "documents (`eagle-chat docs remove --all`) to index them again with the new one.",
+                    known=known, wanted=stamp)
+
+    # --- files ------------------------------------------------------------------------------------------
+    def file(self, collection: str, path: str) -> FileRow | None:
+        row = self._db.execute("SELECT * FROM files WHERE collection = ? AND path = ?", (collection, path)).fetchone()
+        return FileRow(*row) if row else None
+
+    def files(self, collection: str | None = None) -> list[FileRow]:
+        if collection is None:
+            rows = self._db.execute("SELECT * FROM files ORDER BY collection, path")
+        else:
+            rows = self._db.execute("SELECT * FROM files WHERE collection = ? ORDER BY path", (collection,))
+        return [FileRow(*row) for row in rows]
+
+    def chunk_count(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+
+    def put_file(self, collection: str, path: str, size: int, mtime_ns: int, sha256: str,
+                 chunks: list[tuple[int | None, str]], vectors: np.ndarray) -> None:
+        """Replace the file's chunks and record it, all in one transaction."""
+        if len(chunks) != len(vectors):
+            raise ValueError("one vector per chunk")
+        blobs = [np.ascontiguousarray(v, dtype=np.float32).tobytes() for v in vectors]
+        with self._lock, self._transaction():
+            old = self._db.execute("SELECT id FROM files WHERE collection = ? AND path = ?",
+                                   (collection, path)).fetchone()
+            if old:
+                self._db.execute("DELETE FROM chunks WHERE file_id = ?", (old[0],))
+                self._db.execute("DELETE FROM files WHERE id = ?", (old[0],))
+            file_id = self._db.execute(
+                "INSERT INTO files(collection, path, size, mtime_ns, sha256, chunks, indexed_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (collection, path, size, mtime_ns, sha256, len(chunks), time.time())).lastrowid
+            self._insert_chunks(file_id, chunks, blobs)
+            self._vectors = None
+
+    def _insert_chunks(self, file_id: int, chunks, blobs) -> None:
+        self._db.executemany("INSERT INTO chunks(file_id, ordinal, page, text, vector) VALUES (?, ?, ?, ?, ?)",
+                             [(file_id, n, page, text, blob) for n, ((page, text), blob)
+                              in enumerate(zip(chunks, blobs))])
+
+    def touch_file(self, file_id: int, size: int, mtime_ns: int) -> None:
+        """Same content, new stat (a copy or a `touch`): remember the stat so the next run skips the hash."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime_ns, file_id))
+
+    def remove_files(self, ids: list[int]) -> int:
+        with self._lock, self._transaction():
+            for file_id in ids:
+                self._db.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+                self._db.execute("DELETE FROM files WHERE id = ?", (file_id,))
+            self._vectors = None
+        return len(ids)
+
+    def _transaction(self):
+        db = self._db
+
+        class _Tx:
+            def __enter__(self_):
+                db.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self_, kind, value, tb):
+                db.execute("COMMIT" if kind is None else "ROLLBACK")
+                return False
+
+        return _Tx()
+
+    # --- search -----------------------------------------------------------------------------------------
+    def _load_vectors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._vectors is None:
+            rows = self._db.execute(
+                "SELECT c.id, f.collection, c.vector FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id"
+            ).fetchall()
+            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            collections = np.array([r[1] for r in rows], dtype=object)
+            matrix = (np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                      if rows else np.zeros((0, 0), dtype=np.float32))
+            self._vectors = (ids, collections, matrix)
+        return self._vectors
+
+    def search(self, query: str, query_vector: np.ndarray | None, *, k: int = 5, collection: str | None = None,
+               candidates: int = 50) -> list[Hit]:
+        with self._lock:
+            ranks: dict[int, float] = {}
+            cosines: dict[int, float] = {}
+            bm25_ranks: dict[int, int] = {}
+            if query_vector is not None:
+                ids, collections, matrix = self._load_vectors()
+                if len(ids):
+                    scores = matrix @ np.asarray(query_vector, dtype=np.float32)
+                    if collection is not None:
+                        scores = np.where(collections == collection, scores, -np.inf)
+                    top = min(candidates, len(scores))
+                    best = np.argpartition(-scores, top - 1)[:top]
+                    best = best[np.argsort(-scores[best])]
+                    for rank, index in enumerate(best):
+                        if np.isfinite(scores[index]):
+                            chunk_id = int(ids[index])
+                            cosines[chunk_id] = float(scores[index])
+                            ranks[chunk_id] = ranks.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+            match = fts_query(query)
+            if match:
+                sql = ("SELECT chunks_fts.rowid FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
+                       "JOIN files f ON f.id = c.file_id WHERE chunks_fts MATCH ?"
+                       + (" AND f.collection = ?" if collection is not None else "")
+                       + " ORDER BY bm25(chunks_fts) LIMIT ?")
+                params = (match, collection, candidates) if collection is not None else (match, candidates)
+                for rank, (chunk_id,) in enumerate(self._db.execute(sql, params)):
+                    bm25_ranks[chunk_id] = rank + 1
+                    ranks[chunk_id] = ranks.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+            best_ids = sorted(ranks, key=lambda i: (-ranks[i], i))[:k]
+            if not best_ids:
+                return []
+            rows = {r[0]: r for r in self._db.execute(
+                "SELECT c.id, f.path, c.page, c.text, f.collection, c.vector FROM chunks c JOIN files f ON "
+                f"f.id = c.file_id WHERE c.id IN ({','.join('?' * len(best_ids))})", best_ids)}
+            hits = []
+            for chunk_id in best_ids:
+                _, path, page, text, coll, blob = rows[chunk_id]
+                cosine = cosines.get(chunk_id)
+                if cosine is None and query_vector is not None:
+                    cosine = float(np.frombuffer(blob, dtype=np.float32) @ np.asarray(query_vector, np.float32))
+                hits.append(Hit(path, page, text, ranks[chunk_id], cosine or 0.0, bm25_ranks.get(chunk_id),
+                                coll, chunk_id))
+            return hits
