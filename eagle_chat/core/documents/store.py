@@ -103,6 +103,10 @@ class DocumentStore:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
     def check_embedder(self, name: str, dimensions: int) -> None:
         """Record the embedder on first use; refuse another one later (its vectors would not compare)."""
         stamp = f"{name}:{dimensions}"
