@@ -40,7 +40,8 @@ def store(tmp_path):
 
 
 def filler(topic: str, n: int = 30) -> str:
-    return " ".join(f"{topic} note {i}: the committee reviewed the quarterly schedule and the budget." for i in range(n))
+    return " ".join(f"{topic} note {i}: the committee reviewed the quarterly schedule and the budget."
+                    for i in range(n))
 
 
 def library(folder: Path, fact_in: str = "pdf") -> Path:
@@ -230,3 +231,24 @@ def test_vectors_are_stored_as_float32_and_search_filters_by_collection(tmp_path
     assert np.isclose(np.linalg.norm(np.frombuffer(blob, np.float32)), 1.0, atol=1e-3)
     hits = indexer.search("apples", k=5, collection="two")
     assert [Path(h.path).name for h in hits] == ["b.txt"]
+
+
+def test_chinese_text_is_found_by_a_phrase_of_its_characters(tmp_path, store, embedder):
+    (tmp_path / "zh.md").write_text("会议纪要：灯塔看守人每周二喂十七只海鹦。", encoding="utf-8")
+    (tmp_path / "other.md").write_text("会议纪要：预算审查推迟到下个月。", encoding="utf-8")
+    indexer = Indexer(store, embedder)
+    indexer.add([tmp_path])
+    hits = indexer.search("海鹦", k=2)
+    assert Path(hits[0].path).name == "zh.md" and hits[0].bm25_rank == 1
+    assert [h.bm25_rank for h in hits[1:]] == [None]  # the other file matches by vector only
+
+
+def test_removing_a_file_takes_its_words_out_of_the_full_text_index(tmp_path, store, embedder):
+    (tmp_path / "a.md").write_text("zanzibar archipelago", encoding="utf-8")
+    indexer = Indexer(store, embedder)
+    indexer.add([tmp_path])
+    assert indexer.search("zanzibar", k=1)[0].bm25_rank == 1
+    store.remove_files([r.id for r in store.files()])
+    db = sqlite3.connect(store.path)
+    assert db.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'zanzibar'").fetchone()[0] == 0
+    db.close()

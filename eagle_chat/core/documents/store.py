@@ -3,8 +3,10 @@ chunk text, in a file of its own beside the conversations (``paths.documents_dat
 
 Every file's chunks are written in one transaction that also records the file (size, mtime, SHA-256): a
 process killed mid-index leaves each file either fully indexed or as it was, never half of one. Search is
-hybrid: exact cosine over the vectors (numpy, kept in memory between searches) and FTS5's BM25 over trigrams
-(which also works for Chinese), fused by reciprocal rank (RRF, k = 60).
+hybrid: exact cosine over the vectors (numpy, kept in memory between searches) and FTS5's BM25 (porter +
+unicode61 words, each CJK character a word, so Chinese matches as phrases), fused by reciprocal rank (RRF,
+k = 60). The FTS table is contentless (the text is in ``chunks`` once) and written by this class in the same
+transaction as the chunks: other programs may read the file but must not delete chunks.
 """
 
 from __future__ import annotations
@@ -32,12 +34,8 @@ CREATE TABLE IF NOT EXISTS chunks(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL REFERENCES files(id), ordinal INTEGER NOT NULL,
     page INTEGER, text TEXT NOT NULL, vector BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, content='chunks', content_rowid='id',
-    tokenize='trigram');
-CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
-    INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text); END;
-CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
-    INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text); END;
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, content='',
+    tokenize='porter unicode61 remove_diacritics 2');
 """
 
 
@@ -73,9 +71,33 @@ class Hit:
                 "bm25_rank": self.bm25_rank, "collection": self.collection, "text": self.text}
 
 
+# English words too common to say anything: in a question they would match most chunks, and BM25 has to score
+# every chunk a term matches (the cost grows with the index).
+STOPWORDS = frozenset(
+    "the and for are but not you all any can had her was one our out has him his how its may new now old see "
+    "two way who did get let put say she too use what when where which while with would there their them they "
+    "this that these those then than from have been were will into about does doing your yours what why also "
+    "some such only same other more most very just over under again each both few nor off own once here".split())
+
+
+_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])")
+
+
+def fts_text(text: str) -> str:
+    """The text as the full-text index sees it: each CJK character a word of its own (unicode61 would make a
+    whole run of Chinese one token), so a Chinese query matches as a phrase of characters."""
+    return _CJK.sub(r" \1 ", text)
+
+
 def fts_query(text: str) -> str | None:
-    """Words of three characters or more as quoted trigram phrases joined by OR (None: nothing to match)."""
-    words = {w for w in re.findall(r"\w+", text.lower()) if len(w) >= 3}
+    """The query's words, less common English ones, as quoted phrases joined by OR (a CJK run becomes a
+    phrase of its characters); None when nothing is left to match."""
+    words = set()
+    for word in re.findall(r"\w+", text.lower()):
+        if _CJK.search(word):
+            words.add(" ".join(fts_text(word).split()))
+        elif len(word) >= 2 and word not in STOPWORDS:
+            words.add(word)
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in sorted(words)) or None
 
 
@@ -89,7 +111,8 @@ class DocumentStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise DocumentIndexError("The documents index {path} was written by a newer EagleChat.", path=str(self.path))
+            raise DocumentIndexError("The documents index {path} was written by a newer EagleChat.",
+                                     path=str(self.path))
         self._db.executescript(SCHEMA)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self._vectors: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # ids, collections, matrix
@@ -145,7 +168,7 @@ class DocumentStore:
             old = self._db.execute("SELECT id FROM files WHERE collection = ? AND path = ?",
                                    (collection, path)).fetchone()
             if old:
-                self._db.execute("DELETE FROM chunks WHERE file_id = ?", (old[0],))
+                self._delete_chunks(old[0])
                 self._db.execute("DELETE FROM files WHERE id = ?", (old[0],))
             file_id = self._db.execute(
                 "INSERT INTO files(collection, path, size, mtime_ns, sha256, chunks, indexed_at) "
@@ -155,9 +178,19 @@ class DocumentStore:
             self._vectors = None
 
     def _insert_chunks(self, file_id: int, chunks, blobs) -> None:
-        self._db.executemany("INSERT INTO chunks(file_id, ordinal, page, text, vector) VALUES (?, ?, ?, ?, ?)",
-                             [(file_id, n, page, text, blob) for n, ((page, text), blob)
-                              in enumerate(zip(chunks, blobs))])
+        for n, ((page, text), blob) in enumerate(zip(chunks, blobs)):
+            chunk_id = self._db.execute(
+                "INSERT INTO chunks(file_id, ordinal, page, text, vector) VALUES (?, ?, ?, ?, ?)",
+                (file_id, n, page, text, blob)).lastrowid
+            self._db.execute("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)", (chunk_id, fts_text(text)))
+
+    def _delete_chunks(self, file_id: int) -> None:
+        """A contentless FTS5 table forgets a row only when given the text it indexed (SQLite 3.40 here: no
+        contentless_delete), so the chunks' text is read back first."""
+        self._db.executemany("INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', ?, ?)",
+                             [(chunk_id, fts_text(text)) for chunk_id, text in
+                              self._db.execute("SELECT id, text FROM chunks WHERE file_id = ?", (file_id,))])
+        self._db.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
 
     def touch_file(self, file_id: int, size: int, mtime_ns: int) -> None:
         """Same content, new stat (a copy or a `touch`): remember the stat so the next run skips the hash."""
@@ -167,7 +200,7 @@ class DocumentStore:
     def remove_files(self, ids: list[int]) -> int:
         with self._lock, self._transaction():
             for file_id in ids:
-                self._db.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+                self._delete_chunks(file_id)
                 self._db.execute("DELETE FROM files WHERE id = ?", (file_id,))
             self._vectors = None
         return len(ids)
