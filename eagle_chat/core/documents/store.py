@@ -220,14 +220,26 @@ class DocumentStore:
 
     # --- search -----------------------------------------------------------------------------------------
     def _load_vectors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every chunk's id, collection and vector, read once (in one read transaction, so the count holds)
+        straight into preallocated arrays: the peak is the matrix itself, not the rows and a joined copy."""
         if self._vectors is None:
-            rows = self._db.execute(
-                "SELECT c.id, f.collection, c.vector FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id"
-            ).fetchall()
-            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            collections = np.array([r[1] for r in rows], dtype=object)
-            matrix = (np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-                      if rows else np.zeros((0, 0), dtype=np.float32))
+            self._db.execute("BEGIN")
+            try:
+                count = self._db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+                ids = np.empty(count, dtype=np.int64)
+                collections = np.empty(count, dtype=object)
+                matrix = np.zeros((count, 0), dtype=np.float32)
+                names: dict[str, str] = {}
+                rows = self._db.execute(
+                    "SELECT c.id, f.collection, c.vector FROM chunks c JOIN files f ON f.id = c.file_id")
+                for n, (chunk_id, collection, blob) in enumerate(rows):
+                    if n == 0:
+                        matrix = np.empty((count, len(blob) // 4), dtype=np.float32)
+                    ids[n] = chunk_id
+                    collections[n] = names.setdefault(collection, collection)
+                    matrix[n] = np.frombuffer(blob, dtype=np.float32)
+            finally:
+                self._db.execute("COMMIT")
             self._vectors = (ids, collections, matrix)
         return self._vectors
 
