@@ -99,3 +99,13 @@ def test_the_embedder_runs_in_a_child_and_comes_back_after_a_crash(served, clien
         time.sleep(0.05)
     again = client.embeddings.create(model=MODEL, input="still there?")
     assert len(again.data[0].embedding) == 64
+
+
+def test_without_an_embedder_the_endpoint_says_how_to_get_one(tmp_path):
+    with serve(tmp_path / "plain", draft=False) as plain:
+        reply = httpx.post(f"{plain.url}/embeddings", headers={"Authorization": f"Bearer {API_KEY}"},
+                           json={"model": MODEL, "input": "x"}, timeout=60)
+        listed = httpx.get(f"{plain.url}/models", headers={"Authorization": f"Bearer {API_KEY}"}, timeout=60)
+    assert reply.status_code == 503
+    assert "--embedder DIR" in reply.json()["error"]["message"]
+    assert [m["id"] for m in listed.json()["data"]] == ["tiny-qwen3"]
