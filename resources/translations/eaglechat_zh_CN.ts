@@ -1855,8 +1855,8 @@ then start the download again (finished downloads are kept).</source>
         <translation>基准测试需要草稿模型（--draft）。</translation>
     </message>
     <message>
-        <source>The documents index was built with the embedding model {known}, not {wanted}; remove the documents (`eagle-chat docs remove --all`) to index them again with the new one.</source>
-        <translation>文档索引是用嵌入模型 {known} 建立的，而不是 {wanted}；请先移除这些文档（`eagle-chat docs remove --all`），再用新模型重新索引。</translation>
+        <source>The documents index was built with the embedding model {known}, not {wanted}; use that one (--embedder DIR), or remove the documents (`eagle-chat docs remove --all`) to index them again with the new one.</source>
+        <translation>文档索引是用嵌入模型 {known} 建立的，而不是 {wanted}；请使用该模型（--embedder DIR），或先移除这些文档（`eagle-chat docs remove --all`），再用新模型重新索引。</translation>
     </message>
     <message>
         <source>The documents index {path} was written by a newer EagleChat.</source>
@@ -1903,8 +1903,24 @@ then start the download again (finished downloads are kept).</source>
         <translation>未加载无草稿的参考流水线。</translation>
     </message>
     <message>
+        <source>The embedding model failed: {reason}</source>
+        <translation>嵌入模型出错：{reason}</translation>
+    </message>
+    <message>
         <source>The embedding model in {path} cannot be loaded: {reason}</source>
         <translation>无法加载 {path} 中的嵌入模型：{reason}</translation>
+    </message>
+    <message>
+        <source>The embedding model in {path} did not load within {seconds} s.</source>
+        <translation>{path} 中的嵌入模型未能在 {seconds} 秒内加载完成。</translation>
+    </message>
+    <message>
+        <source>The embedding process ended unexpectedly.</source>
+        <translation>嵌入进程意外结束。</translation>
+    </message>
+    <message>
+        <source>The embedding process for {path} ended while loading.</source>
+        <translation>{path} 的嵌入进程在加载时结束了。</translation>
     </message>
     <message>
         <source>The exported draft cannot be used: {error}</source>
@@ -2029,6 +2045,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>There is no catalog entry named {name!r}. Known entries: {known}.</source>
         <translation>目录中没有名为 {name!r} 的条目。已知条目：{known}。</translation>
+    </message>
+    <message>
+        <source>There is no embedding model folder {path}.</source>
+        <translation>嵌入模型文件夹 {path} 不存在。</translation>
     </message>
     <message>
         <source>This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with a Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import TARGET_DIR DRAFT_DIR`.</source>

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -80,3 +81,29 @@ def test_the_cli_routes_docs_to_the_command(tmp_path):
     found = subprocess.run([sys.executable, "-m", "eagle_chat", "docs", "search", "hello", "--json"],
                            capture_output=True, text=True, env=env, timeout=120)
     assert json.loads(found.stdout)[0]["file"] == str(tmp_path / "a.md")
+
+
+def test_a_2_gb_file_is_refused_without_being_read(tmp_path, capsys):
+    big = tmp_path / "huge.txt"
+    with open(big, "wb") as handle:
+        handle.truncate(2 * 1024 ** 3)  # sparse: no disk used, but 2 GB to read if the size check failed
+    start = time.monotonic()
+    code, out, err = run(capsys, "add", str(big))
+    assert code == 1 and "0 added" in out
+    assert f"{big} is too large to index (2147 MB; the limit is 210 MB)." in err
+    assert time.monotonic() - start < 30
+
+
+def test_search_with_another_embedder_than_the_index_was_built_with_is_refused(tmp_path, capsys):
+    (tmp_path / "a.md").write_text("hello documents", encoding="utf-8")
+    assert run(capsys, "add", str(tmp_path / "a.md"))[0] == 0
+    from eagle_chat import paths
+    from eagle_chat.core.documents.store import DocumentStore
+
+    store = DocumentStore(paths.documents_database_file())
+    store.set_meta("embedder", "bge-small-en-v1.5:384")  # as if built with another model
+    store.close()
+    code, out, err = run(capsys, "search", "hello")
+    assert code == 1
+    assert "built with the embedding model bge-small-en-v1.5:384, not tiny-embedder:64" in err
+    assert "--embedder DIR" in err

@@ -44,7 +44,9 @@ def _child(conn, model_dir: str, device: str) -> None:
             tokens = sum(embedder.count_tokens(texts))
             conn.send(("ok", np.ascontiguousarray(vectors, dtype=np.float32).tobytes(), len(texts), tokens))
         except Exception as error:  # noqa: BLE001 - the parent turns it into one sentence
-            conn.send(("error", "The embedding model failed: {reason}", {"reason": str(error).splitlines()[0]}))
+            failure = EmbedderError("The embedding model failed: {reason}",
+                                    reason=(str(error).strip().splitlines() or [type(error).__name__])[0])
+            conn.send(("error", failure.template, failure.params))
 
 
 class EmbeddingHost:
@@ -78,10 +80,12 @@ class EmbeddingHost:
         try:
             reply = parent.recv()
         except EOFError:
-            reply = ("error", "The embedding process for {path} ended while loading.", {"path": str(self.model_dir)})
+            process.join(5)
+            raise EmbedderError("The embedding process for {path} ended while loading.",
+                                path=str(self.model_dir)) from None
         if reply[0] != "ready":
             process.join(5)
-            raise EmbedderError(reply[1], **reply[2])
+            raise EmbedderError.restore(reply[1], reply[2])
         _, self.id, self.dimensions = reply
         self._process, self._conn = process, parent
 
@@ -105,7 +109,7 @@ class EmbeddingHost:
                     if attempt == 2:
                         raise EmbedderError("The embedding process ended unexpectedly.") from None
             if reply[0] != "ok":
-                raise EmbedderError(reply[1], **reply[2])
+                raise EmbedderError.restore(reply[1], reply[2])
             _, data, rows, tokens = reply
             return np.frombuffer(data, dtype=np.float32).reshape(rows, -1), tokens
 

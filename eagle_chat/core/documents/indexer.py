@@ -133,5 +133,7 @@ class Indexer:
         return "updated" if row is not None else "added"
 
     def search(self, query: str, *, k: int = 5, collection: str | None = None) -> list[Hit]:
+        # Another embedder's vectors do not compare with the stored ones (nor, often, have their length).
+        self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
         vector = self.embedder.embed_query(query) if query.strip() else None
         return self.store.search(query, vector, k=k, collection=collection)

@@ -139,9 +139,9 @@ class DocumentStore:
                 self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)", (stamp,))
             elif known != stamp:
                 raise DocumentIndexError(
-                    "The documents index was built with the embedding model {known}, not {wanted}; remove the "
-                    "documents (`eagle-chat docs remove --all`) to index them again with the new one.",
-                    known=known, wanted=stamp)
+                    "The documents index was built with the embedding model {known}, not {wanted}; use that "
+                    "one (--embedder DIR), or remove the documents (`eagle-chat docs remove --all`) to index "
+                    "them again with the new one.", known=known, wanted=stamp)
 
     # --- files ------------------------------------------------------------------------------------------
     def file(self, collection: str, path: str) -> FileRow | None:
