@@ -101,11 +101,12 @@ def test_the_embedder_runs_in_a_child_and_comes_back_after_a_crash(served, clien
     assert len(again.data[0].embedding) == 64
 
 
-def test_without_an_embedder_the_endpoint_says_how_to_get_one(tmp_path):
+def test_without_an_embedder_the_endpoint_is_a_404_saying_how_to_get_one(tmp_path):
     with serve(tmp_path / "plain", draft=False) as plain:
         reply = httpx.post(f"{plain.url}/embeddings", headers={"Authorization": f"Bearer {API_KEY}"},
                            json={"model": MODEL, "input": "x"}, timeout=60)
         listed = httpx.get(f"{plain.url}/models", headers={"Authorization": f"Bearer {API_KEY}"}, timeout=60)
-    assert reply.status_code == 503
+    assert reply.status_code == 404  # a 5xx would say "try later"; this server will never have it
+    assert reply.json()["error"]["code"] == "embeddings_not_served"
     assert "--embedder DIR" in reply.json()["error"]["message"]
     assert [m["id"] for m in listed.json()["data"]] == ["tiny-qwen3"]

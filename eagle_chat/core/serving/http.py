@@ -145,8 +145,9 @@ class _Api:
         body = await _read_json(request, self.options.max_body_bytes)
         if self.state.draining:
             raise shutting_down()
-        if self.embedder is None:
-            raise not_ready("This server has no embedding model; start it with `eagle-chat serve --embedder DIR`.")
+        if self.embedder is None:  # 404 like any endpoint a server lacks (a 503 would promise it later)
+            raise ApiError(404, "This server has no embedding model; start it with `eagle-chat serve --embedder DIR`.",
+                           code="embeddings_not_served")
         parsed = embedding_api.parse_embeddings(body, self.embedder)
         answer = await embedding_api.embed(parsed, self.embedder)
         self.state.record(method=request.method, endpoint=request.url.path, client=client_name(request.scope),
