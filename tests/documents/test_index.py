@@ -252,3 +252,40 @@ def test_removing_a_file_takes_its_words_out_of_the_full_text_index(tmp_path, st
     db = sqlite3.connect(store.path)
     assert db.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'zanzibar'").fetchone()[0] == 0
     db.close()
+
+
+class _Flat:
+    """Every text the same vector: only BM25 can tell chunks apart."""
+    name, dimensions = "flat", 4
+
+    def count_tokens(self, texts):
+        return [len(t.split()) for t in texts]
+
+    def embed_documents(self, texts):
+        return np.full((len(texts), 4), 0.5, np.float32)
+
+    def embed_query(self, text):
+        return np.full(4, 0.5, np.float32)
+
+
+def test_a_word_in_most_chunks_is_left_out_of_bm25_and_rare_words_still_count(tmp_path, store):
+    for n in range(120):
+        (tmp_path / f"n{n:03}.txt").write_text(f"widget report number {n}", encoding="utf-8")
+    (tmp_path / "special.txt").write_text("widget report about the zanzibar flange", encoding="utf-8")
+    indexer = Indexer(store, _Flat())
+    indexer.add([tmp_path])
+    assert store._informative([["widget"], ["zanzibar"], ["flange"]]) == [["zanzibar"], ["flange"]]
+    hits = store.search("widget zanzibar", None, k=3)  # BM25 alone
+    assert [Path(h.path).name for h in hits] == ["special.txt"]  # "widget" alone matched nothing
+    assert [Path(h.path).name for h in store.search("zanzibar flange", None, k=3)] == ["special.txt"]
+
+
+def test_a_bm25_query_past_its_budget_is_dropped_and_the_vectors_still_answer(tmp_path, store, embedder,
+                                                                               monkeypatch):
+    (tmp_path / "a.md").write_text("zanzibar archipelago", encoding="utf-8")
+    indexer = Indexer(store, embedder)
+    indexer.add([tmp_path])
+    monkeypatch.setattr("eagle_chat.core.documents.store.FTS_BUDGET_S", -1.0)
+    monkeypatch.setattr("eagle_chat.core.documents.store.FTS_CHECK_EVERY", 1)
+    hits = indexer.search("zanzibar", k=1)
+    assert hits and hits[0].bm25_rank is None

@@ -3,8 +3,8 @@ chunk text, in a file of its own beside the conversations (``paths.documents_dat
 
 Every file's chunks are written in one transaction that also records the file (size, mtime, SHA-256): a
 process killed mid-index leaves each file either fully indexed or as it was, never half of one. Search is
-hybrid: exact cosine over the vectors (numpy, kept in memory between searches) and FTS5's BM25 (porter +
-unicode61 words, each CJK character a word, so Chinese matches as phrases), fused by reciprocal rank (RRF,
+hybrid: exact cosine over the vectors (numpy, kept in memory between searches) and FTS5's BM25 (unicode61
+words, each CJK character a word, so Chinese matches as phrases), fused by reciprocal rank (RRF,
 k = 60). The FTS table is contentless (the text is in ``chunks`` once) and written by this class in the same
 transaction as the chunks: other programs may read the file but must not delete chunks.
 """
@@ -15,6 +15,7 @@ import re
 import sqlite3
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,12 @@ from eagle_chat.core.errors import UserError
 
 SCHEMA_VERSION = 1
 RRF_K = 60
+# BM25 leaves out a query phrase found in more than this share of the chunks: it says little about which
+# chunk answers (its IDF is near 0) and costs the most, since BM25 scores every chunk it matches (at 100k
+# chunks a query with such words took p50 188 ms instead of 10).
+COMMON_SHARE = 0.05
+FTS_BUDGET_S = 0.15  # past this, the BM25 part of a search is dropped (the vectors still answer)
+FTS_CHECK_EVERY = 20_000  # SQLite virtual-machine steps between two looks at the clock
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files(
@@ -35,7 +42,8 @@ CREATE TABLE IF NOT EXISTS chunks(
     page INTEGER, text TEXT NOT NULL, vector BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, content='',
-    tokenize='porter unicode61 remove_diacritics 2');
+    tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
 """
 
 
@@ -89,16 +97,29 @@ def fts_text(text: str) -> str:
     return _CJK.sub(r" \1 ", text)
 
 
-def fts_query(text: str) -> str | None:
-    """The query's words, less common English ones, as quoted phrases joined by OR (a CJK run becomes a
-    phrase of its characters); None when nothing is left to match."""
-    words = set()
-    for word in re.findall(r"\w+", text.lower()):
-        if _CJK.search(word):
-            words.add(" ".join(fts_text(word).split()))
-        elif len(word) >= 2 and word not in STOPWORDS:
-            words.add(word)
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in sorted(words)) or None
+def _fold(word: str) -> str:
+    """A word as unicode61 with remove_diacritics stores it: lower case, accents off."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+
+
+def query_phrases(text: str) -> list[list[str]]:
+    """The query's words, less common English ones, each a phrase of one token (a CJK run: a phrase of its
+    characters), in the index's own spelling."""
+    phrases, seen = [], set()
+    for word in re.findall(r"\w+", text):
+        word = _fold(word)
+        tokens = fts_text(word).split() if _CJK.search(word) else re.findall(r"[^\W_]+", word)
+        if len(tokens) == 1 and (len(tokens[0]) < 2 or tokens[0] in STOPWORDS) and not _CJK.search(tokens[0]):
+            continue
+        if tokens and tuple(tokens) not in seen:
+            seen.add(tuple(tokens))
+            phrases.append(tokens)
+    return phrases
+
+
+def fts_query(phrases: list[list[str]]) -> str | None:
+    """Phrases as an FTS5 query: quoted, joined by OR (None: nothing to match)."""
+    return " OR ".join('"' + " ".join(p).replace('"', '""') + '"' for p in phrases) or None
 
 
 class DocumentStore:
@@ -116,6 +137,7 @@ class DocumentStore:
         self._db.executescript(SCHEMA)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self._vectors: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # ids, collections, matrix
+        self._doc_counts: dict[str, int] = {}  # token -> chunks holding it; fts5vocab counts by reading them
 
     def close(self) -> None:
         with self._lock:
@@ -176,6 +198,7 @@ class DocumentStore:
                 (collection, path, size, mtime_ns, sha256, len(chunks), time.time())).lastrowid
             self._insert_chunks(file_id, chunks, blobs)
             self._vectors = None
+            self._doc_counts.clear()
 
     def _insert_chunks(self, file_id: int, chunks, blobs) -> None:
         for n, ((page, text), blob) in enumerate(zip(chunks, blobs)):
@@ -203,6 +226,7 @@ class DocumentStore:
                 self._delete_chunks(file_id)
                 self._db.execute("DELETE FROM files WHERE id = ?", (file_id,))
             self._vectors = None
+            self._doc_counts.clear()
         return len(ids)
 
     def _transaction(self):
@@ -243,6 +267,41 @@ class DocumentStore:
             self._vectors = (ids, collections, matrix)
         return self._vectors
 
+    def _informative(self, phrases: list[list[str]]) -> list[list[str]]:
+        """The phrases whose rarest token is in at most COMMON_SHARE of the chunks (a small index keeps all)."""
+        total = len(self._vectors[0]) if self._vectors is not None else self.chunk_count()
+        limit = max(COMMON_SHARE * total, 50)
+        kept = []
+        for phrase in phrases:
+            counts = [self._doc_count(token) for token in phrase]
+            if min(counts, default=0) <= limit:
+                kept.append(phrase)
+        return kept
+
+    def _doc_count(self, token: str) -> int:
+        """Chunks holding ``token``, remembered until the index changes: fts5vocab reads the token's whole
+        posting list to count it (12 ms for a word in all of 100k chunks, 0.2 ms for a rare one)."""
+        count = self._doc_counts.get(token)
+        if count is None:
+            if len(self._doc_counts) > 100_000:
+                self._doc_counts.clear()
+            row = self._db.execute("SELECT doc FROM chunks_vocab WHERE term = ?", (token,)).fetchone()
+            count = self._doc_counts[token] = row[0] if row else 0
+        return count
+
+    def _bounded(self, sql: str, params) -> list[int]:
+        """The query's chunk ids, or none if it runs past FTS_BUDGET_S (SQLite interrupts it)."""
+        deadline = time.perf_counter() + FTS_BUDGET_S
+        self._db.set_progress_handler(lambda: time.perf_counter() > deadline, FTS_CHECK_EVERY)
+        try:
+            return [row[0] for row in self._db.execute(sql, params)]
+        except sqlite3.OperationalError as error:
+            if "interrupt" not in str(error):
+                raise
+            return []
+        finally:
+            self._db.set_progress_handler(None, 0)
+
     def search(self, query: str, query_vector: np.ndarray | None, *, k: int = 5, collection: str | None = None,
                candidates: int = 50) -> list[Hit]:
         with self._lock:
@@ -263,7 +322,7 @@ class DocumentStore:
                             chunk_id = int(ids[index])
                             cosines[chunk_id] = float(scores[index])
                             ranks[chunk_id] = ranks.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
-            match = fts_query(query)
+            match = fts_query(self._informative(query_phrases(query)))
             if match:
                 # Without a collection, no join: joined, every matching row is looked up before the LIMIT
                 # (at 100k chunks p95 32 ms with the join, 3.6 ms without).
@@ -275,7 +334,7 @@ class DocumentStore:
                            "JOIN files f ON f.id = c.file_id WHERE chunks_fts MATCH ? AND f.collection = ? "
                            "ORDER BY bm25(chunks_fts) LIMIT ?")
                     params = (match, collection, candidates)
-                for rank, (chunk_id,) in enumerate(self._db.execute(sql, params)):
+                for rank, chunk_id in enumerate(self._bounded(sql, params)):
                     bm25_ranks[chunk_id] = rank + 1
                     ranks[chunk_id] = ranks.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
             best_ids = sorted(ranks, key=lambda i: (-ranks[i], i))[:k]
