@@ -111,7 +111,7 @@ def cmd_add(args, store) -> int:
             print(f"{outcome:>9}  {path}", file=sys.stderr, flush=True)
 
     report = indexer.add(args.paths, args.collection, progress)
-    store.set_meta(EMBEDDER_DIR_KEY, str(Path(folder).absolute()))
+    store.set_meta(EMBEDDER_DIR_KEY, os.path.abspath(folder))
     for path, message in report.failed:
         print(f"   failed  {message}", file=sys.stderr)
     print(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
@@ -171,7 +171,7 @@ def cmd_remove(args, store) -> int:
     rows = store.files(args.collection)
     if not args.all:
         if args.paths:
-            wanted = [Path(p).expanduser().absolute() for p in args.paths]
+            wanted = [Path(os.path.abspath(Path(p).expanduser())) for p in args.paths]
             rows = [r for r in rows if any(r.path == str(w) or r.path.startswith(str(w) + os.sep) for w in wanted)]
         elif args.collection is None:
             rows = []

@@ -107,3 +107,14 @@ def test_search_with_another_embedder_than_the_index_was_built_with_is_refused(t
     assert code == 1
     assert "built with the embedding model bge-small-en-v1.5:384, not tiny-embedder:64" in err
     assert "--embedder DIR" in err
+
+
+def test_paths_are_stored_normalised_so_one_file_is_one_entry(tmp_path, capsys, monkeypatch):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "a.md").write_text("hello documents", encoding="utf-8")
+    (tmp_path / "other").mkdir()
+    monkeypatch.chdir(tmp_path / "other")
+    assert run(capsys, "add", "../lib/a.md")[0] == 0
+    assert "1 unchanged" in run(capsys, "add", str(tmp_path / "lib"))[1]
+    assert [r["file"] for r in json.loads(run(capsys, "list", "--json")[1])] == [str(tmp_path / "lib" / "a.md")]
+    assert "Removed 1 file " in run(capsys, "remove", "../lib")[1]

@@ -67,7 +67,7 @@ class Indexer:
         self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
         report = AddReport()
         for given in paths:
-            given = Path(given).expanduser().absolute()
+            given = Path(os.path.abspath(Path(given).expanduser()))  # "../x" → the folder itself, links kept
             if given.is_dir():
                 seen = set()
                 for path in walk(given):
