@@ -31,7 +31,8 @@ def gui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="eagle-chat",
         description="EagleChat: chat with a local model, made fast by EAGLE-3 speculative decoding. "
-        "Subcommands: `eagle-chat bench --help`, `eagle-chat models --help`, `eagle-chat conversations --help`.",
+        "Subcommands: `eagle-chat bench --help`, `eagle-chat models --help`, `eagle-chat conversations --help`, "
+        "`eagle-chat docs --help`.",
     )
     parser.add_argument("--model", type=Path, help="target model folder (OpenVINO IR)")
     parser.add_argument("--draft", type=Path, help="EAGLE-3 draft folder (OpenVINO IR)")

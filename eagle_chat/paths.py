@@ -20,6 +20,7 @@ TINY_MODELS_ENV = "EAGLE_CHAT_TINY_MODELS"
 
 TINY_TARGET_NAME = "tiny-qwen3"
 TINY_DRAFT_NAME = "tiny-qwen3-eagle3"
+TINY_EMBEDDER_NAME = "tiny-embedder"
 
 
 def home_override() -> Path | None:
@@ -90,6 +91,16 @@ def settings_file() -> Path:
 
 def database_file() -> Path:
     return data_dir() / "conversations.sqlite3"
+
+
+def documents_database_file() -> Path:
+    """The documents index (files, chunks, vectors, full-text index): beside the conversations, its own file."""
+    return data_dir() / "documents.sqlite3"
+
+
+def tiny_embedder_dir() -> Path:
+    """The bundled tiny embedding model (random weights: plumbing-grade vectors, for tests and a first try)."""
+    return tiny_models_dir() / TINY_EMBEDDER_NAME
 
 
 def reply_marker_file() -> Path:

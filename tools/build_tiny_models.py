@@ -27,7 +27,12 @@ suite's default pair in ``tests/models`` keeps a full-vocabulary head (``--draft
 by an earlier version of this script): GenAI 2026.4.1 aborted more soak runs with the reduced-vocabulary
 head (4/51 vs 0/49, ``benchmarks/pair_abort_rates.py``), which docs/context.md reports.
 
+``--embedder`` builds the tiny BERT embedder and reranker for the document tests instead
+(``tests/models/tiny-embedder``, ``tests/models/tiny-reranker``; see tools/build_tiny_embedder.py).
+
 Usage (from the repo root)::
+
+    python tools/build_tiny_models.py --out tests/models --embedder
 
     python tools/build_tiny_models.py --out tests/models/d2t --verify
     python tools/build_tiny_models.py --out tests/models --verify-only
@@ -1330,6 +1335,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help=f"draft vocabulary: the most frequent target tokens + specials, mapped by d2t/t2d "
                         f"(default {DRAFT_VOCAB_SIZE} of {VOCAB_SIZE})")
     p.add_argument("--corpus-mb", type=int, default=8, help="MB of stdlib source to read (default 8)")
+    p.add_argument("--embedder", action="store_true",
+                   help="build only the tiny embedder and reranker (tools/build_tiny_embedder.py) into --out")
     p.add_argument("--verify", action="store_true", help="verify the pair with OpenVINO GenAI after building")
     p.add_argument("--verify-only", action="store_true", help="only verify models already in --out")
     p.add_argument("--prompts", type=Path, default=DEFAULT_PROMPTS, help="prompts for --verify / --speed-demo")
@@ -1353,6 +1360,12 @@ def main(argv=None) -> int:
         for folder in args.set_template:
             changed = set_chat_template(folder)
             print(f"{folder}: " + (", ".join(p.name for p in changed) if changed else "already up to date"))
+        return 0
+    if args.embedder:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import build_tiny_embedder
+
+        build_tiny_embedder.build(args.out, args.seed)
         return 0
     configure_environment()
     torch.set_num_threads(max(1, os.cpu_count() or 1))

@@ -36,6 +36,11 @@ def serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", type=Path, help="target model folder (OpenVINO IR)")
     parser.add_argument("--draft", type=Path, help="EAGLE-3 draft folder (OpenVINO IR)")
     parser.add_argument("--device", default="CPU", type=str.upper, choices=list(DEVICE_KINDS))
+    parser.add_argument("--embedder", type=Path, metavar="DIR",
+                        help="also serve POST /v1/embeddings with this embedding model folder (OpenVINO IR, "
+                             "feature-extraction), run in a process of its own")
+    parser.add_argument("--embedder-device", default="CPU", type=str.upper, choices=list(DEVICE_KINDS),
+                        help="OpenVINO device for the embedder (default CPU)")
     parser.add_argument("--precision", choices=["default", "f32"], default="default",
                         help="'f32' pins f32 inference so greedy output is exactly the plain model's")
     parser.add_argument("--k", type=int, help="draft tokens per step (default: auto-tune's choice, else 5)")
@@ -126,6 +131,14 @@ def _run(args) -> int:
     config.check()  # before loading a model for minutes
     resolve_device(args.device, list_devices())  # "NPU is not available here. …", not OpenVINO's library error
 
+    embeddings = None
+    if args.embedder is not None:
+        from eagle_chat.core.documents.embed_host import EmbeddingHost
+
+        embeddings = EmbeddingHost(args.embedder.resolve(), args.embedder_device)
+        print(f"Loading the embedder {args.embedder} on {args.embedder_device}…", file=sys.stderr, flush=True)
+        embeddings.start()  # a UserError (folder missing, not an embedder) ends the command with its sentence
+
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
@@ -133,7 +146,8 @@ def _run(args) -> int:
     controller = ChatController(store)
     backend = ControllerBackend(controller, lambda: defaults, queue_limit=args.queue_limit,
                                 next_turn_prefill=not args.no_prefill)
-    server = ApiServer(config, backend, on_record=lambda record: print(record.line(), file=sys.stderr, flush=True))
+    server = ApiServer(config, backend, on_record=lambda record: print(record.line(), file=sys.stderr, flush=True),
+                       embeddings=embeddings)
     spec = PipelineSpec(target, draft, device=args.device, precision=args.precision,
                         cache_dir=paths.compiled_cache_dir())
     try:
@@ -142,6 +156,8 @@ def _run(args) -> int:
     finally:
         controller.shutdown()
         store.close()
+        if embeddings is not None:
+            embeddings.close()
 
 
 async def _serve(controller, server, spec, k: int) -> int:

@@ -1855,6 +1855,14 @@ then start the download again (finished downloads are kept).</source>
         <translation>基准测试需要草稿模型（--draft）。</translation>
     </message>
     <message>
+        <source>The documents index was built with the embedding model {known}, not {wanted}; use that one (--embedder DIR), or remove the documents (`eagle-chat docs remove --all`) to index them again with the new one.</source>
+        <translation>文档索引是用嵌入模型 {known} 建立的，而不是 {wanted}；请使用该模型（--embedder DIR），或先移除这些文档（`eagle-chat docs remove --all`），再用新模型重新索引。</translation>
+    </message>
+    <message>
+        <source>The documents index {path} was written by a newer EagleChat.</source>
+        <translation>文档索引 {path} 由更新版本的 EagleChat 写入。</translation>
+    </message>
+    <message>
         <source>The download failed: {type}: {error}</source>
         <translation>下载失败：{type}：{error}</translation>
     </message>
@@ -1893,6 +1901,26 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The draft-free reference pipeline is not loaded.</source>
         <translation>未加载无草稿的参考流水线。</translation>
+    </message>
+    <message>
+        <source>The embedding model failed: {reason}</source>
+        <translation>嵌入模型出错：{reason}</translation>
+    </message>
+    <message>
+        <source>The embedding model in {path} cannot be loaded: {reason}</source>
+        <translation>无法加载 {path} 中的嵌入模型：{reason}</translation>
+    </message>
+    <message>
+        <source>The embedding model in {path} did not load within {seconds} s.</source>
+        <translation>{path} 中的嵌入模型未能在 {seconds} 秒内加载完成。</translation>
+    </message>
+    <message>
+        <source>The embedding process ended unexpectedly.</source>
+        <translation>嵌入进程意外结束。</translation>
+    </message>
+    <message>
+        <source>The embedding process for {path} ended while loading.</source>
+        <translation>{path} 的嵌入进程在加载时结束了。</translation>
     </message>
     <message>
         <source>The exported draft cannot be used: {error}</source>
@@ -2019,6 +2047,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>目录中没有名为 {name!r} 的条目。已知条目：{known}。</translation>
     </message>
     <message>
+        <source>There is no embedding model folder {path}.</source>
+        <translation>嵌入模型文件夹 {path} 不存在。</translation>
+    </message>
+    <message>
         <source>This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with a Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import TARGET_DIR DRAFT_DIR`.</source>
         <translation>此版本的 EagleChat 无法自行导出 EAGLE-3 草稿模型。请用装有 optimum-intel 的 Python 导出草稿模型：{command}——然后用 `eagle-chat models import TARGET_DIR DRAFT_DIR` 添加模型对。</translation>
     </message>
@@ -2087,6 +2119,18 @@ then start the download again (finished downloads are kept).</source>
         <translation>{pair_name} 已安装。如需重新下载，请先用 `eagle-chat models remove {pair_name}` 删除它。</translation>
     </message>
     <message>
+        <source>{path} cannot be read: {reason}</source>
+        <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>{path} does not contain text (it looks like a binary file with a text file&apos;s name).</source>
+        <translation>{path} 不包含文本（看起来是一个使用了文本文件名的二进制文件）。</translation>
+    </message>
+    <message>
+        <source>{path} does not exist.</source>
+        <translation>{path} 不存在。</translation>
+    </message>
+    <message>
         <source>{path} from {repo} has {size:,} bytes but the hub lists {listed:,}; the transfer was cut short or changed. Download the model again.</source>
         <translation>{repo} 的 {path} 有 {size:,} 字节，但模型仓库列出的是 {listed:,}；传输被中断或文件已变更。请重新下载模型。</translation>
     </message>
@@ -2107,12 +2151,40 @@ then start the download again (finished downloads are kept).</source>
         <translation>{repo} 的 {path} 未通过校验；请重新下载模型。</translation>
     </message>
     <message>
+        <source>{path} has no text to index (a scanned PDF or an empty file?).</source>
+        <translation>{path} 中没有可索引的文本（是扫描版 PDF 还是空文件？）。</translation>
+    </message>
+    <message>
         <source>{path} holds an EAGLE-3 draft head, not a full model. Choose it as the draft and pick the matching target model (for example an OpenVINO int4 Qwen3) as the model.</source>
         <translation>{path} 是 EAGLE-3 草稿头，不是完整模型。请把它选作草稿模型，并选择与之匹配的主模型（例如 OpenVINO int4 Qwen3）。</translation>
     </message>
     <message>
+        <source>{path} is an encrypted PDF (it needs a password); EagleChat cannot read it.</source>
+        <translation>{path} 是加密的 PDF（需要密码），EagleChat 无法读取。</translation>
+    </message>
+    <message>
+        <source>{path} is not a kind of file EagleChat can read (text, Markdown, source code, HTML, PDF, DOCX).</source>
+        <translation>{path} 不是 EagleChat 能读取的文件类型（文本、Markdown、源代码、HTML、PDF、DOCX）。</translation>
+    </message>
+    <message>
+        <source>{path} is not a readable DOCX (damaged, encrypted or not a Word document).</source>
+        <translation>{path} 不是可读取的 DOCX（已损坏、已加密或不是 Word 文档）。</translation>
+    </message>
+    <message>
+        <source>{path} is not a readable PDF (damaged or not a PDF at all).</source>
+        <translation>{path} 不是可读取的 PDF（已损坏或根本不是 PDF）。</translation>
+    </message>
+    <message>
         <source>{path} is not an EAGLE-3 draft: its IR has no &apos;eagle3_mode&apos; marker and its config.json architectures are {architectures}. Export an EAGLE-3 head with {command}</source>
         <translation>{path} 不是 EAGLE-3 草稿模型：它的 IR 中没有 &apos;eagle3_mode&apos; 标记，config.json 中的架构为 {architectures}。请用以下命令导出 EAGLE-3 草稿头：{command}</translation>
+    </message>
+    <message>
+        <source>{path} is too large to index ({size_mb} MB; the limit is {limit_mb} MB).</source>
+        <translation>{path} 太大，无法索引（{size_mb} MB；上限为 {limit_mb} MB）。</translation>
+    </message>
+    <message>
+        <source>{path} no longer exists.</source>
+        <translation>{path} 已不存在。</translation>
     </message>
     <message>
         <source>{port} is not a port number (0–65535).</source>

@@ -54,3 +54,25 @@ def test_control_plain_openvino_import_is_caught(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert inet_calls(trace) or (home / "intel").exists()
+
+
+def test_indexing_and_searching_documents_attempt_no_network_connection(tmp_path):
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "notes.md").write_text("# Notes\nThe keeper feeds seventeen puffins.", encoding="utf-8")
+    (folder / "page.html").write_text('<p>Remote image: <img src="https://example.com/x.png"></p>', encoding="utf-8")
+    eagle_home = tmp_path / "eagle-home"
+    script = ("import socket, sys\n"
+              "from eagle_chat.cli import main\n"
+              "with socket.socket(socket.AF_UNIX) as s:\n"
+              "    try: s.connect('/nonexistent/eagle-chat-trace-marker')\n"
+              "    except OSError: pass\n"
+              f"a = main(['docs', 'add', {str(folder)!r}, '--home', {str(eagle_home)!r}])\n"
+              f"b = main(['docs', 'search', 'puffins', '--json', '--home', {str(eagle_home)!r}])\n"
+              "sys.exit(a or b)\n")
+    done, trace, home = traced(tmp_path, "docs", [sys.executable, "-c", script])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "notes.md" in done.stdout
+    assert "eagle-chat-trace-marker" in trace, "strace did not see the session: the trace is not working"
+    assert inet_calls(trace) == []
+    assert not (home / "intel").exists()

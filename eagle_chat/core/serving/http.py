@@ -25,6 +25,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from eagle_chat.core.serving import embeddings as embedding_api
 from eagle_chat.core.serving import responses as out
 from eagle_chat.core.serving.backend import Backend, Job
 from eagle_chat.core.serving.errors import ApiError, internal_error, invalid, not_ready, shutting_down
@@ -68,8 +69,9 @@ class ApiState:
             self.on_record(RequestRecord(number=next(self._numbers), **fields))
 
 
-def build_app(options: HttpOptions, backend: Backend, state: ApiState) -> Starlette:
-    api = _Api(options, backend, state)
+def build_app(options: HttpOptions, backend: Backend, state: ApiState,
+              embeddings: embedding_api.Embeddings | None = None) -> Starlette:
+    api = _Api(options, backend, state, embeddings)
 
     def refused(scope, error: ApiError) -> None:
         state.record(method=scope["method"], endpoint=scope["path"], client=client_name(scope), stream=False,
@@ -87,6 +89,7 @@ def build_app(options: HttpOptions, backend: Backend, state: ApiState) -> Starle
         Route("/v1/chat/completions", api.chat, methods=["POST"]),
         Route("/v1/completions", api.text, methods=["POST"]),
         Route("/v1/responses", api.responses, methods=["POST"]),
+        Route("/v1/embeddings", api.embeddings, methods=["POST"]),
         Route("/health", api.health, methods=["GET"]),
     ]
     handlers = {ApiError: api.refused, HTTPException: api.http_error, ClientGone: api.gone, Exception: api.failed}
@@ -94,8 +97,9 @@ def build_app(options: HttpOptions, backend: Backend, state: ApiState) -> Starle
 
 
 class _Api:
-    def __init__(self, options: HttpOptions, backend: Backend, state: ApiState):
+    def __init__(self, options: HttpOptions, backend: Backend, state: ApiState, embeddings=None):
         self.options, self.backend, self.state = options, backend, state
+        self.embedder = embeddings
 
     async def health(self, request: Request) -> Response:
         ready = self.backend.served_model() is not None and not self.state.draining
@@ -103,9 +107,14 @@ class _Api:
                             status_code=200 if ready else 503)
 
     async def models(self, request: Request) -> Response:
-        return JSONResponse(out.models_list(self.backend.served_model()))
+        listed = out.models_list(self.backend.served_model())
+        if self.embedder is not None:
+            listed["data"].append(embedding_api.model_entry(self.embedder))
+        return JSONResponse(listed)
 
     async def model(self, request: Request) -> Response:
+        if self.embedder is not None and request.path_params["model_id"] == self.embedder.id:
+            return JSONResponse(embedding_api.model_entry(self.embedder))
         model = self.backend.served_model()
         if model is None or request.path_params["model_id"] != model.id:
             raise ApiError(404, f"The model '{request.path_params['model_id']}' does not exist here.",
@@ -130,6 +139,20 @@ class _Api:
         run = ResponsesRun(request, parsed, job, self.state, model,
                            prefill=getattr(self.backend, "prefill_next_turn", None))
         return run if parsed.chat.stream else json_response(await run.collect())
+
+    async def embeddings(self, request: Request) -> Response:
+        """OpenAI's embeddings endpoint, on the embedder's own process (``serve --embedder DIR``)."""
+        body = await _read_json(request, self.options.max_body_bytes)
+        if self.state.draining:
+            raise shutting_down()
+        if self.embedder is None:  # 404 like any endpoint a server lacks (a 503 would promise it later)
+            raise ApiError(404, "This server has no embedding model; start it with `eagle-chat serve --embedder DIR`.",
+                           code="embeddings_not_served")
+        parsed = embedding_api.parse_embeddings(body, self.embedder)
+        answer = await embedding_api.embed(parsed, self.embedder)
+        self.state.record(method=request.method, endpoint=request.url.path, client=client_name(request.scope),
+                          stream=False, status=200, outcome="ok", prompt_tokens=answer["usage"]["prompt_tokens"])
+        return JSONResponse(answer)
 
     def _model(self):
         if self.state.draining:
@@ -161,7 +184,7 @@ class _Api:
     async def http_error(self, request: Request, error: HTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         message = {404: f"No route {request.url.path}; this server has /v1/models, /v1/chat/completions, "
-                        "/v1/completions and /v1/responses.",
+                        "/v1/completions, /v1/responses and /v1/embeddings.",
                    405: f"{request.method} is not allowed on {request.url.path}."}.get(error.status_code, error.detail)
         return await self.refused(request, ApiError(error.status_code, message, code=code))
 

@@ -87,9 +87,10 @@ class _Uvicorn(uvicorn.Server):
 
 class ApiServer:
     def __init__(self, config: ServerConfig, backend: Backend,
-                 on_record: Callable[[RequestRecord], None] | None = None):
+                 on_record: Callable[[RequestRecord], None] | None = None, embeddings=None):
         self.config = config
         self.backend = backend
+        self.embeddings = embeddings  # serves /v1/embeddings when given (serving.embeddings.Embeddings)
         self.state = ApiState(on_record)
         self.url: str | None = None
         self._server: _Uvicorn | None = None
@@ -113,7 +114,7 @@ class ApiServer:
         options = self.config.http
         if not is_loopback(host) and host not in ("0.0.0.0", "::"):
             options = HttpOptions(**{**options.__dict__, "allowed_hosts": (*options.allowed_hosts, host)})
-        app = build_app(options, self.backend, self.state)
+        app = build_app(options, self.backend, self.state, self.embeddings)
         uv_config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off", ws="none",
                                    http=timed_protocol(self.config.timeouts),
                                    timeout_keep_alive=self.config.timeouts.keep_alive_s,

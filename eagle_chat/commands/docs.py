@@ -1,0 +1,184 @@
+"""``eagle-chat docs …``: index your documents and search them from a terminal.
+
+``add`` reads files and folders (text, Markdown, source code, HTML, PDF, DOCX) into the documents index beside
+the conversations, embedding them with OpenVINO GenAI in this process; files already indexed and unchanged are
+skipped, files gone from an added folder are forgotten. ``search`` prints the best passages with file, page
+and score (hybrid: vectors + BM25). ``list`` shows what is indexed, ``remove`` forgets files, a collection or
+everything. Nothing leaves the machine. Exit status: 0 done, 1 some files could not be indexed, 2 a usage
+error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+from pathlib import Path
+
+from eagle_chat import paths
+from eagle_chat.core.errors import UserError
+from eagle_chat.paths import add_home_argument, apply_home
+
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EMBEDDER_DIR_KEY = "embedder_dir"
+
+
+def docs_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="eagle-chat docs",
+                                     description="Index documents on this machine and search them.")
+    parser.add_argument("--home", dest="home_before_command", metavar="DIR", help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def embedder_options(p):
+        p.add_argument("--embedder", type=Path, metavar="DIR",
+                       help="an embedding model folder (OpenVINO IR, feature-extraction); default: the one the "
+                            "index was built with, else the bundled tiny embedder (toy quality)")
+        p.add_argument("--device", default="CPU", help="OpenVINO device for the embedder (default CPU)")
+
+    p = sub.add_parser("add", help="index files and folders (again: only what changed)")
+    p.add_argument("paths", type=Path, nargs="+", metavar="PATH")
+    p.add_argument("--collection", default="default", metavar="NAME", help="group them under NAME")
+    embedder_options(p)
+    add_home_argument(p)
+
+    p = sub.add_parser("list", help="the indexed files, with their collection, chunks and state")
+    p.add_argument("--collection", metavar="NAME")
+    p.add_argument("--json", action="store_true", help="print JSON (for scripts)")
+    add_home_argument(p)
+
+    p = sub.add_parser("search", help="the passages that best match QUERY, with file, page and score")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--k", type=int, default=5, metavar="N", help="how many passages (default 5)")
+    p.add_argument("--collection", metavar="NAME")
+    p.add_argument("--json", action="store_true", help="print JSON (for scripts)")
+    embedder_options(p)
+    add_home_argument(p)
+
+    p = sub.add_parser("remove", help="forget files (or every file under a folder), a collection, or all")
+    p.add_argument("paths", type=Path, nargs="*", metavar="PATH")
+    p.add_argument("--collection", metavar="NAME")
+    p.add_argument("--all", action="store_true", help="forget every indexed document")
+    add_home_argument(p)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    parser = docs_parser()
+    args = parser.parse_args(argv)
+    args.home = args.home or args.home_before_command
+    apply_home(args)
+    if args.command == "search" and args.k < 1:
+        parser.error("--k must be at least 1")
+    if args.command == "remove" and not (args.paths or args.collection or args.all):
+        parser.error("say what to remove: PATH..., --collection NAME or --all")
+    from eagle_chat.core.documents.store import DocumentStore
+
+    try:
+        store = DocumentStore(paths.documents_database_file())
+    except UserError as error:
+        print(f"eagle-chat docs: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        return {"add": cmd_add, "list": cmd_list, "search": cmd_search, "remove": cmd_remove}[args.command](
+            args, store)
+    except UserError as error:
+        print(f"eagle-chat docs {args.command}: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        store.close()
+
+
+def _embedder(args, store):
+    from eagle_chat.core.documents.embedder import OpenVinoEmbedder
+
+    folder = args.embedder or (Path(store.meta(EMBEDDER_DIR_KEY)) if store.meta(EMBEDDER_DIR_KEY) else None)
+    if folder is None or not folder.is_dir():
+        folder = paths.tiny_embedder_dir()
+    return OpenVinoEmbedder(folder, args.device), folder
+
+
+def cmd_add(args, store) -> int:
+    from eagle_chat.core.documents.indexer import Indexer
+
+    embedder, folder = _embedder(args, store)
+    indexer = Indexer(store, embedder)
+
+    def progress(path: str, outcome: str) -> None:
+        if outcome != "failed":
+            print(f"{outcome:>9}  {path}", file=sys.stderr, flush=True)
+
+    report = indexer.add(args.paths, args.collection, progress)
+    store.set_meta(EMBEDDER_DIR_KEY, os.path.abspath(folder))
+    for path, message in report.failed:
+        print(f"   failed  {message}", file=sys.stderr)
+    print(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
+          f"{len(report.removed)} removed, {len(report.failed)} failed; {report.chunks} new chunks "
+          f"in collection {args.collection!r}.")
+    return EXIT_FAILED if report.failed else 0
+
+
+def cmd_list(args, store) -> int:
+    rows = []
+    for row in store.files(args.collection):
+        try:
+            stat = os.stat(row.path)
+            state = "ok" if (stat.st_size, stat.st_mtime_ns) == (row.size, row.mtime_ns) else "changed"
+        except OSError:
+            state = "missing"
+        rows.append({"collection": row.collection, "file": row.path, "chunks": row.chunks, "bytes": row.size,
+                     "indexed": row.indexed_at, "state": state})
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("No documents indexed yet: `eagle-chat docs add PATH...` adds some.")
+        return 0
+    print(f"{'COLLECTION':<12}  {'CHUNKS':>6}  {'INDEXED':<16}  {'STATE':<7}  FILE")
+    for row in rows:
+        when = dt.datetime.fromtimestamp(row["indexed"]).strftime("%Y-%m-%d %H:%M")
+        print(f"{row['collection']:<12}  {row['chunks']:>6}  {when:<16}  {row['state']:<7}  {row['file']}")
+    if any(r["state"] != "ok" for r in rows):
+        print("\n(changed or missing files are updated or forgotten by `eagle-chat docs add` on them or their folder)")
+    return 0
+
+
+def cmd_search(args, store) -> int:
+    from eagle_chat.core.documents.indexer import Indexer
+
+    if not store.chunk_count():
+        print("No documents indexed yet: `eagle-chat docs add PATH...` adds some.", file=sys.stderr)
+        return EXIT_FAILED
+    embedder, _ = _embedder(args, store)
+    hits = Indexer(store, embedder).search(args.query, k=args.k, collection=args.collection)
+    if args.json:
+        print(json.dumps([h.as_json() for h in hits], indent=2, ensure_ascii=False))
+        return 0
+    if not hits:
+        print("Nothing matches.")
+        return 0
+    for number, hit in enumerate(hits, 1):
+        where = hit.path + (f", page {hit.page}" if hit.page is not None else "")
+        preview = " ".join(hit.text.split())
+        preview = preview[:300] + ("…" if len(preview) > 300 else "")
+        print(f"[{number}] {where}  (score {hit.score:.4f}, cosine {hit.cosine:.3f})\n    {preview}\n")
+    return 0
+
+
+def cmd_remove(args, store) -> int:
+    rows = store.files(args.collection)
+    if not args.all:
+        if args.paths:
+            wanted = [Path(os.path.abspath(Path(p).expanduser())) for p in args.paths]
+            rows = [r for r in rows if any(r.path == str(w) or r.path.startswith(str(w) + os.sep) for w in wanted)]
+        elif args.collection is None:
+            rows = []
+    if args.paths and not rows:
+        print("eagle-chat docs remove: none of those paths is indexed (`eagle-chat docs list` shows them).",
+              file=sys.stderr)
+        return EXIT_USAGE
+    count = store.remove_files([r.id for r in rows])
+    print(f"Removed {count} file{'s' if count != 1 else ''} from the documents index.")
+    return 0

@@ -1,0 +1,133 @@
+"""The embedder in a child process of its own, for the server: OpenVINO stays out of the serving process's
+address space (as the LLM does, see ``core.hosting``), and a crash in the plugin ends the child, not the
+server — the next request starts a new one.
+
+The parent sends ``("embed", [texts])`` on a pipe and reads ``("ok", float32 bytes, rows, tokens)`` or
+``("error", template, params)``; one request at a time (a lock), which is also what one CPU device does best.
+The child ends when the pipe closes, so a parent that dies takes it along.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from eagle_chat.core.documents.embedder import EmbedderError
+
+START_TIMEOUT_S = 120.0
+
+
+def _child(conn, model_dir: str, device: str) -> None:
+    import eagle_chat  # noqa: F401 - the privacy switches (telemetry off) before OpenVINO loads
+    from eagle_chat.core.documents.embedder import OpenVinoEmbedder
+    from eagle_chat.core.errors import UserError
+
+    try:
+        embedder = OpenVinoEmbedder(Path(model_dir), device)
+    except UserError as error:
+        conn.send(("error", error.template, error.params))
+        return
+    conn.send(("ready", embedder.name, embedder.dimensions))
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        _, texts = message
+        try:
+            vectors = embedder.embed_documents(texts)
+            tokens = sum(embedder.count_tokens(texts))
+            conn.send(("ok", np.ascontiguousarray(vectors, dtype=np.float32).tobytes(), len(texts), tokens))
+        except Exception as error:  # noqa: BLE001 - the parent turns it into one sentence
+            failure = EmbedderError("The embedding model failed: {reason}",
+                                    reason=(str(error).strip().splitlines() or [type(error).__name__])[0])
+            conn.send(("error", failure.template, failure.params))
+
+
+class EmbeddingHost:
+    def __init__(self, model_dir: Path, device: str = "CPU"):
+        self.model_dir = Path(model_dir)
+        self.device = device
+        self.id = self.model_dir.name
+        self.dimensions = 0
+        self._lock = threading.Lock()
+        self._process = None
+        self._conn = None
+
+    def start(self) -> None:
+        """Start the child and wait until the model is loaded (raises EmbedderError if it cannot be)."""
+        with self._lock:
+            self._start()
+
+    def _start(self) -> None:
+        if not self.model_dir.is_dir():
+            raise EmbedderError("There is no embedding model folder {path}.", path=str(self.model_dir))
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        process = context.Process(target=_child, args=(child, str(self.model_dir), self.device), daemon=True,
+                                  name="eagle-chat-embedder")
+        process.start()
+        child.close()
+        if not parent.poll(START_TIMEOUT_S):
+            process.kill()
+            raise EmbedderError("The embedding model in {path} did not load within {seconds} s.",
+                                path=str(self.model_dir), seconds=int(START_TIMEOUT_S))
+        try:
+            reply = parent.recv()
+        except EOFError:
+            process.join(5)
+            raise EmbedderError("The embedding process for {path} ended while loading.",
+                                path=str(self.model_dir)) from None
+        if reply[0] != "ready":
+            process.join(5)
+            raise EmbedderError.restore(reply[1], reply[2])
+        _, self.id, self.dimensions = reply
+        self._process, self._conn = process, parent
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def embed(self, texts: list[str]) -> tuple[np.ndarray, int]:
+        """Vectors (rows, dimensions) and the tokens they took; restarts a child that died, once."""
+        with self._lock:
+            for attempt in (1, 2):
+                if self._process is None or not self._process.is_alive():
+                    self._close()
+                    self._start()
+                try:
+                    self._conn.send(("embed", list(texts)))
+                    reply = self._conn.recv()
+                    break
+                except (EOFError, OSError, BrokenPipeError):
+                    self._close()
+                    if attempt == 2:
+                        raise EmbedderError("The embedding process ended unexpectedly.") from None
+            if reply[0] != "ok":
+                raise EmbedderError.restore(reply[1], reply[2])
+            _, data, rows, tokens = reply
+            return np.frombuffer(data, dtype=np.float32).reshape(rows, -1), tokens
+
+    def close(self) -> None:
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
+        process, conn = self._process, self._conn
+        self._process = self._conn = None
+        if conn is not None:
+            try:
+                conn.send(None)
+            except (OSError, BrokenPipeError):
+                pass
+            conn.close()
+        if process is not None:
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join(5)

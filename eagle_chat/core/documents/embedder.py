@@ -1,0 +1,77 @@
+"""Text embeddings with OpenVINO GenAI's ``TextEmbeddingPipeline``, plus the token counts chunking needs.
+
+OpenVINO is imported only when an :class:`OpenVinoEmbedder` is made, so importing this module costs nothing:
+the ``docs`` commands make one in their own process, the server in a child process it owns
+(:mod:`eagle_chat.core.documents.embed_host`); the window never does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from eagle_chat.core.errors import UserError
+
+
+class EmbedderError(UserError):
+    """The embedding model cannot be loaded or run."""
+
+
+class Embedder(Protocol):
+    name: str
+    dimensions: int
+
+    def count_tokens(self, texts: list[str]) -> list[int]: ...
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+class OpenVinoEmbedder:
+    """A folder exported with ``optimum-cli export openvino --task feature-extraction``, mean-pooled and
+    L2-normalised, so a dot product is the cosine similarity."""
+
+    def __init__(self, model_dir: Path, device: str = "CPU", *, pooling: str = "mean", max_length: int = 512,
+                 batch_size: int = 16):
+        import openvino_genai as ov_genai
+
+        model_dir = Path(model_dir)
+        config = ov_genai.TextEmbeddingPipeline.Config()
+        config.pooling_type = {"mean": ov_genai.TextEmbeddingPipeline.PoolingType.MEAN,
+                               "cls": ov_genai.TextEmbeddingPipeline.PoolingType.CLS,
+                               "last": ov_genai.TextEmbeddingPipeline.PoolingType.LAST_TOKEN}[pooling]
+        config.normalize = True
+        config.max_length = max_length
+        config.pad_to_max_length = False
+        try:
+            self._pipe = ov_genai.TextEmbeddingPipeline(str(model_dir), device, config)
+            self._tokenizer = ov_genai.Tokenizer(str(model_dir))
+        except RuntimeError as error:
+            raise EmbedderError("The embedding model in {path} cannot be loaded: {reason}", path=str(model_dir),
+                                reason=str(error).strip().splitlines()[0] if str(error).strip() else "?") from None
+        self.name = model_dir.name
+        self.max_length = max_length
+        self._batch = batch_size
+        self.dimensions = int(self.embed_query("dimensions").shape[0])
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Tokens per text, without the special tokens the pipeline adds."""
+        if not texts:
+            return []
+        encoded = self._tokenizer.encode(texts, add_special_tokens=False)
+        mask = np.asarray(encoded.attention_mask.data)
+        return [int(n) for n in mask.sum(axis=1)]
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, getattr(self, "dimensions", 0)), dtype=np.float32)
+        out = []
+        for start in range(0, len(texts), self._batch):
+            out.append(np.asarray(self._pipe.embed_documents(texts[start:start + self._batch]), dtype=np.float32))
+        return np.concatenate(out, axis=0)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return np.asarray(self._pipe.embed_query(text), dtype=np.float32)

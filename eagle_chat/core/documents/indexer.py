@@ -1,0 +1,139 @@
+"""Adding files and folders to the documents index, re-indexing only what changed, forgetting what is gone.
+
+For each file: same size and mtime as indexed → skipped without reading; otherwise hashed (SHA-256), and the
+same hash only refreshes the stat; otherwise read, chunked, embedded — all before the database is touched —
+then written in one transaction (:meth:`DocumentStore.put_file`). A file that fails is reported with one
+sentence and leaves the index as it was. Adding a folder again forgets the indexed files under it that are
+gone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from eagle_chat.core.documents.chunking import DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP, TokenCounter, chunk_sections
+from eagle_chat.core.documents.embedder import Embedder
+from eagle_chat.core.documents.readers import MAX_FILE_BYTES, DocumentError, is_supported, read_document
+from eagle_chat.core.documents.store import DocumentStore, Hit
+
+DEFAULT_COLLECTION = "default"
+
+
+@dataclass
+class AddReport:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (path, sentence)
+    chunks: int = 0
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def walk(folder: Path) -> Iterable[Path]:
+    """Supported files under ``folder``, in a stable order; hidden files and folders and symlinked folders are
+    left out (no loops, no ``.git``)."""
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if not name.startswith(".") and is_supported(Path(name)):
+                yield Path(root) / name
+
+
+class Indexer:
+    def __init__(self, store: DocumentStore, embedder: Embedder, *, max_tokens: int = DEFAULT_MAX_TOKENS,
+                 overlap: int = DEFAULT_OVERLAP, max_bytes: int = MAX_FILE_BYTES):
+        self.store = store
+        self.embedder = embedder
+        self.counter = TokenCounter(embedder.count_tokens)
+        self.max_tokens = max_tokens
+        self.overlap = overlap
+        self.max_bytes = max_bytes
+
+    def add(self, paths: Iterable[Path], collection: str = DEFAULT_COLLECTION,
+            progress: Callable[[str, str], None] | None = None) -> AddReport:
+        """Index ``paths`` (files or folders) into ``collection``; ``progress(path, outcome)`` after each file."""
+        self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
+        report = AddReport()
+        for given in paths:
+            given = Path(os.path.abspath(Path(given).expanduser()))  # "../x" → the folder itself, links kept
+            if given.is_dir():
+                seen = set()
+                for path in walk(given):
+                    seen.add(str(path))
+                    self._add_file(path, collection, report, progress)
+                prefix = str(given) + os.sep
+                gone = [row for row in self.store.files(collection)
+                        if row.path.startswith(prefix) and row.path not in seen]
+                self.store.remove_files([row.id for row in gone])
+                report.removed += [row.path for row in gone]
+            elif given.is_file():
+                if not is_supported(given):
+                    report.failed.append((str(given), DocumentError(
+                        "{path} is not a kind of file EagleChat can read (text, Markdown, source code, HTML, "
+                        "PDF, DOCX).", path=str(given)).message))
+                    continue
+                self._add_file(given, collection, report, progress)
+            else:
+                row = self.store.file(collection, str(given))
+                if row is not None:
+                    self.store.remove_files([row.id])
+                    report.removed.append(row.path)
+                else:
+                    report.failed.append((str(given), DocumentError("{path} does not exist.", path=str(given)).message))
+        return report
+
+    def _add_file(self, path: Path, collection: str, report: AddReport, progress) -> None:
+        outcome = self._index_one(path, collection, report)
+        if progress is not None:
+            progress(str(path), outcome)
+
+    def _index_one(self, path: Path, collection: str, report: AddReport) -> str:
+        key = str(path)
+        try:
+            stat = path.stat()
+            row = self.store.file(collection, key)
+            if row is not None and row.size == stat.st_size and row.mtime_ns == stat.st_mtime_ns:
+                report.unchanged.append(key)
+                return "unchanged"
+            digest = sha256_of(path) if stat.st_size <= self.max_bytes else ""
+            if row is not None and digest and digest == row.sha256:
+                self.store.touch_file(row.id, stat.st_size, stat.st_mtime_ns)
+                report.unchanged.append(key)
+                return "unchanged"
+            sections = read_document(path, max_bytes=self.max_bytes)
+            chunks = chunk_sections(sections, self.counter, max_tokens=self.max_tokens, overlap=self.overlap)
+            if not chunks:
+                raise DocumentError("{path} has no text to index (a scanned PDF or an empty file?).", path=key)
+            vectors = self.embedder.embed_documents([c.text for c in chunks])
+            # Whatever happened to the file while it was read, index what was read under the stat from before:
+            # a change during the read makes the next run see a different stat and read it again.
+            self.store.put_file(collection, key, stat.st_size, stat.st_mtime_ns, digest,
+                                [(c.page, c.text) for c in chunks], vectors)
+        except DocumentError as error:
+            report.failed.append((key, error.message))
+            return "failed"
+        except OSError as error:
+            report.failed.append((key, DocumentError("{path} cannot be read: {reason}", path=key,
+                                                     reason=error.strerror or str(error)).message))
+            return "failed"
+        (report.updated if row is not None else report.added).append(key)
+        report.chunks += len(chunks)
+        return "updated" if row is not None else "added"
+
+    def search(self, query: str, *, k: int = 5, collection: str | None = None) -> list[Hit]:
+        # Another embedder's vectors do not compare with the stored ones (nor, often, have their length).
+        self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
+        vector = self.embedder.embed_query(query) if query.strip() else None
+        return self.store.search(query, vector, k=k, collection=collection)
