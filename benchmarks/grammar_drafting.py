@@ -58,7 +58,7 @@ def main() -> None:
     prompts = [p for p in (ROOT / "tests" / "prompts.txt").read_text(encoding="utf-8").splitlines() if p.strip()]
     prompts = prompts[:args.prompts]
     print(f"K={args.k}, max {args.tokens} new tokens, {len(prompts)} prompts, f32, greedy\n")
-    print(f"| pair | reply | tokens | target steps | tokens/step | drafted | accepted | acceptance | same as K=0 |")
+    print("| pair | reply | tokens | target steps | tokens/step | drafted | accepted | acceptance | same as K=0 |")
     print("|---|---|---|---|---|---|---|---|---|")
     for pair, folder in PAIRS.items():
         engine = Engine(PipelineSpec(folder / "tiny-qwen3", folder / "tiny-qwen3-eagle3", precision="f32"))

@@ -6,7 +6,7 @@ templates, shown translated by ``core_text.user_error_text``), and the plurals t
 marks a ``translate()`` plural numerus only when its count is a number literal).
 """
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 CORE_MESSAGES = (
     QT_TRANSLATE_NOOP("core", "\"current\" names message {current}, which the file does not have."),

@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 from eagle_chat import paths
-from tests.gui import REPLY_TIMEOUT_MS, send
+from tests.gui import send
 from tests.serving.served import API_KEY, serve
 
 pytestmark = pytest.mark.slow
