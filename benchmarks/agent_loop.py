@@ -114,7 +114,9 @@ def run_pair(name: str, folder: Path, prefill: bool, args) -> dict:
     import openai
 
     home = Path(tempfile.mkdtemp(prefix="agent-loop-"))
-    process, url = start(folder / "tiny-qwen3", folder / "tiny-qwen3-eagle3", home, "--k", str(args.k),
+    target, draft = (folder / "target", folder / "draft") if (folder / "target").is_dir() else \
+        (folder / "tiny-qwen3", folder / "tiny-qwen3-eagle3")
+    process, url = start(target, draft, home, "--k", str(args.k),
                          *([] if prefill else ["--no-prefill"]))
     try:
         with openai.OpenAI(base_url=url, api_key=KEY, max_retries=0, timeout=300) as client:
@@ -166,10 +168,18 @@ def main() -> None:
     parser.add_argument("--call-tokens", type=int, default=100)
     parser.add_argument("--prose-tokens", type=int, default=128)
     parser.add_argument("--k", type=int, default=5)
-    parser.add_argument("--pair", choices=["full", "d2t", "both"], default="both")
+    parser.add_argument("--pair", choices=["full", "d2t", "both", "speed-demo"], default="both",
+                        help="speed-demo: the tiny target widened to ~50M weights (built here), where a prefill costs "
+                             "what a real model's does")
     args = parser.parse_args()
     pairs = list(PAIRS.items())
     pairs = pairs[:1] if args.pair == "full" else pairs[1:] if args.pair == "d2t" else pairs
+    if args.pair == "speed-demo":
+        from eagle_chat.core.models.speed_demo import build_speed_demo
+
+        out = Path(tempfile.mkdtemp(prefix="agent-loop-speed-demo-"))
+        build_speed_demo(MODELS / "tiny-qwen3", MODELS / "tiny-qwen3-eagle3", out)
+        pairs = [("speed-demo (tiny widened to ~50M weights)", out)]
     for name, folder in pairs:
         for prefill in (True, False):
             report(run_pair(name, folder, prefill, args), args)
