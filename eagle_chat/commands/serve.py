@@ -65,6 +65,9 @@ def serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-prefill", action="store_true",
                         help="do not prefill a conversation for its next turn after each chat reply (on by default "
                         "with prefix caching on CPU/GPU: an agent's next step then prefills only what it adds)")
+    parser.add_argument("--prefill-idle-ms", type=int, default=None, metavar="MS",
+                        help="how long the server waits idle after a reply before it prefills that conversation "
+                        "(default 50: an agent whose tool answers at once is not made to wait behind a prefill)")
     parser.add_argument("--grace", type=float, default=30.0,
                         help="seconds stopping waits for replies in flight before it cuts them (default 30)")
     timeouts = Timeouts()
@@ -145,7 +148,7 @@ def _run(args) -> int:
     store = ConversationStore(paths.database_file())
     controller = ChatController(store)
     backend = ControllerBackend(controller, lambda: defaults, queue_limit=args.queue_limit,
-                                next_turn_prefill=not args.no_prefill)
+                                next_turn_prefill=not args.no_prefill, prefill_idle_ms=args.prefill_idle_ms)
     server = ApiServer(config, backend, on_record=lambda record: print(record.line(), file=sys.stderr, flush=True),
                        embeddings=embeddings)
     spec = PipelineSpec(target, draft, device=args.device, precision=args.precision,

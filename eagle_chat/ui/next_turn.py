@@ -24,6 +24,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from eagle_chat.core.generation.engine import GenerationSettings, PipelineSpec
 
 
+API_IDLE_MS = 50  # an API conversation is prefilled once the server has been idle this long after its reply
+
+
 class NextTurnPrefill(QObject):
     sig_prefilled = Signal(int, object)
     """A prefill ended: its request id and the GenerationResult (None if it was stopped or failed)."""
@@ -39,6 +42,10 @@ class NextTurnPrefill(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.start)
+        self._api_next: tuple | None = None  # (messages, settings, the newest request id then): see prefill_api
+        self._api_timer = QTimer(self)
+        self._api_timer.setSingleShot(True)
+        self._api_timer.timeout.connect(self._start_api)
         controller.sig_reply_started.connect(self._on_started)
         controller.sig_background_started.connect(self._on_background_started)
         controller.sig_reply_finished.connect(self._on_finished)
@@ -65,12 +72,32 @@ class NextTurnPrefill(QObject):
         return c.run_ephemeral(conversation.history(), replace(settings, next_turn=True), background=True,
                                finish=True)  # ``request_id`` is set as it starts: a listener may end it at once
 
-    def prefill_api(self, messages: list[dict], settings: GenerationSettings) -> int | None:
+    def prefill_api(self, messages: list[dict], settings: GenerationSettings, idle_ms: int = API_IDLE_MS) -> bool:
         """Prefill an API conversation (``messages``: the request's and the reply just given) for its next
-        turn; its request id, or None when it would not be reused or something else runs or waits."""
+        turn once the server has been idle ``idle_ms`` after the reply; False when it would not be reused.
+
+        Why wait: an agent whose tool answers at once sends its next step within milliseconds, and a prefill
+        already running (one forward pass, which Stop cannot cut) makes that step wait for it — on the
+        speed-demo pair ~110 ms a step, more than the prefill saves (benchmarks/agent_loop.py). A tool that
+        takes longer than ``idle_ms`` leaves the time the prefill needs."""
+        if not (self.enabled and self.applies()):
+            return False
+        self._api_next = (messages, settings, getattr(self.controller, "last_request_id", None))
+        if idle_ms <= 0:  # at once, before the client can send its next turn
+            self._start_api()
+        else:
+            self._api_timer.start(idle_ms)
+        return True
+
+    def _start_api(self) -> int | None:
+        """The scheduled API prefill, unless a request came since (it is the next turn, or another one)."""
+        pending, self._api_next = self._api_next, None
         c = self.controller
-        if not (self.enabled and self.applies()) or c.state != "ready" or c.reply is not None or c.queue:
+        if pending is None or getattr(c, "last_request_id", None) != pending[2]:
             return None
+        if c.state != "ready" or c.reply is not None or c.queue:
+            return None
+        messages, settings, _ = pending
         return c.run_ephemeral(messages, replace(settings, next_turn=True), background=True, finish=True)
 
     # --- slots -------------------------------------------------------------------------------------------

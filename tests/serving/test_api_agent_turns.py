@@ -20,6 +20,15 @@ RESULT = "Sunny, 24 C."
 NEW_TOKENS = 25
 
 
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The server prefills a conversation as soon as a reply ends (``--prefill-idle-ms 0``): these tests send
+    the next step at once, as an agent whose tool answers instantly does (by default the server then skips
+    the prefill: test_a_step_sent_at_once_is_not_made_to_wait_for_a_prefill)."""
+    with serve(tmp_path_factory.mktemp("served-prefill"), "--prefill-idle-ms", "0") as server:
+        yield server
+
+
 def call_then_result(client, **fields):
     """A forced call (streamed: the streamed path queues the prefill too), then the tool result sent back."""
     from openai.lib.streaming.chat import ChatCompletionStreamState
@@ -58,3 +67,22 @@ def test_no_prefill_turns_it_off(tmp_path):
             openai.OpenAI(base_url=server.url, api_key=API_KEY, max_retries=0, timeout=120) as client:
         _, after_call = call_then_result(client)
     assert after_call.model_extra["eagle_chat"]["prefilled_tokens"] == 0
+
+
+def test_a_step_sent_at_once_is_not_made_to_wait_for_a_prefill_and_a_slow_tool_gets_one(tmp_path):
+    """By default the server prefills only once it has been idle a moment after a reply: an agent whose tool
+    answers at once would otherwise wait behind a prefill Stop cannot cut. Here the idle time is 1 s."""
+    import time
+
+    import openai
+
+    with serve(tmp_path / "home", "--prefill-idle-ms", "1000") as server, \
+            openai.OpenAI(base_url=server.url, api_key=API_KEY, max_retries=0, timeout=120) as client:
+        messages, at_once = call_then_result(client)  # the tool result sent straight after the call
+        assert at_once.model_extra["eagle_chat"]["prefilled_tokens"] == 0
+        messages += [at_once.choices[0].message.model_dump(exclude_none=True),
+                     {"role": "user", "content": "And in Rome?"}]
+        time.sleep(3)  # a tool (or a person) taking its time: the server is idle, so it prefills
+        later = client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS, max_tokens=8)
+    prompt, prefilled = later.usage.prompt_tokens, later.model_extra["eagle_chat"]["prefilled_tokens"]
+    assert prompt - NEW_TOKENS < prefilled < prompt

@@ -12,6 +12,7 @@ import jsonschema
 import openai
 import pytest
 
+from tests.serving.served import serve
 from tests.serving.test_api_tools import ANSWER_SCHEMA, MODEL
 
 pytestmark = pytest.mark.slow
@@ -21,6 +22,14 @@ TOOLS = [{"type": "function", "name": "get_weather", "description": "The weather
 CHAT_TOOLS = [{"type": "function", "function": {k: v for k, v in TOOLS[0].items() if k != "type"}}]
 FORMAT = {"type": "json_schema", "name": "answer", "schema": ANSWER_SCHEMA, "strict": True}
 ASK = "What is the weather in Paris?"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """Prefilling as soon as a reply ends (``--prefill-idle-ms 0``): the round trip below checks its next
+    turn was prefilled, and sends it at once (see test_api_agent_turns)."""
+    with serve(tmp_path_factory.mktemp("served-responses"), "--prefill-idle-ms", "0") as server:
+        yield server
 
 
 def test_a_text_round_trip_is_the_chat_completions_reply_with_reasoning_apart(client):

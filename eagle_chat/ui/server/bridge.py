@@ -21,11 +21,13 @@ DEFAULT_QUEUE_LIMIT = 16  # API requests waiting behind the one in flight; more 
 
 class ControllerBackend:
     def __init__(self, controller, defaults: Callable[[], GenerationSettings], *,
-                 queue_limit: int = DEFAULT_QUEUE_LIMIT, next_turn_prefill: bool = True):
+                 queue_limit: int = DEFAULT_QUEUE_LIMIT, next_turn_prefill: bool = True,
+                 prefill_idle_ms: int | None = None):
         self.controller = controller
         self._defaults = defaults
         self.queue_limit = queue_limit
         self.next_turn_prefill = next_turn_prefill  # prefill an API conversation for its next turn after a reply
+        self.prefill_idle_ms = prefill_idle_ms  # None: ui.next_turn.API_IDLE_MS
         self._served: tuple[int, ServedModel] | None = None
 
     def served_model(self) -> ServedModel | None:
@@ -51,12 +53,14 @@ class ControllerBackend:
         return {"running": self.controller.reply is not None, "queued": len(self.controller.queue)}
 
     def prefill_next_turn(self, messages: list[dict], settings: GenerationSettings) -> bool:
-        """The API conversation's next turn, prefilled in the background as the window's are (ui.next_turn):
-        only while nothing else waits, and it gives way to a load; a request arriving meanwhile waits the
-        fraction of a second it has left."""
+        """The API conversation's next turn, prefilled in the background as the window's are (ui.next_turn)
+        once the server has been idle a moment after the reply: only while nothing else waits, and it gives
+        way to a load; a request arriving while it runs waits the fraction of a second it has left."""
         if not self.next_turn_prefill:
             return False
-        return self.controller.next_turn.prefill_api(messages, settings) is not None
+        if self.prefill_idle_ms is None:
+            return self.controller.next_turn.prefill_api(messages, settings)
+        return self.controller.next_turn.prefill_api(messages, settings, self.prefill_idle_ms)
 
     def submit(self, job: Job) -> None:
         if self.controller._shut_down:
