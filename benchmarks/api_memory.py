@@ -83,13 +83,14 @@ def main() -> None:
 
     from eagle_chat.core.generation.engine import PipelineSpec, plan_load
 
-    kv = plan_load(PipelineSpec(args.model, args.draft)).kv_cache
+    draft = None if args.draft == "none" else args.draft  # "none": the target alone, to tell the draft's share
+    kv = plan_load(PipelineSpec(args.model, draft)).kv_cache
     if kv is not None:
         print(f"KV cache bound: {kv.bound_bytes / 2**20:.0f} MB ({kv.capacity_tokens} tokens; "
               f"{(kv.main_bytes_per_token + kv.draft_bytes_per_token) / 2**20 * 1000:.2f} MB per 1,000 tokens)")
     log = home / "serve.log"
     server = subprocess.Popen(
-        [sys.executable, "-m", "eagle_chat", "serve", "--model", args.model, "--draft", args.draft, "--k", "5",
+        [sys.executable, "-m", "eagle_chat", "serve", "--model", args.model, *(["--draft", draft] if draft else []), "--k", "5",
          "--port", "0", "--home", str(home / "srv")],
         stdout=subprocess.PIPE, stderr=open(log, "w"), text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     try:
