@@ -127,4 +127,5 @@ class Backend(Protocol):
     def prefill_next_turn(self, messages: list[dict], settings: GenerationSettings) -> bool:
         """After a chat reply: run ``messages`` (the request's and the reply just given) through the model as
         its next turn will send them, in the background, so that the next request finds them in the prefix
-        cache (``core.generation.prefill``). True if a prefill was started; optional for a backend."""
+        cache (``core.generation.prefill``), once the backend has been idle a moment (a request that comes
+        first cancels it). True if one was scheduled; optional for a backend."""
