@@ -2679,8 +2679,8 @@ then start the download again (finished downloads are kept).</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <source>interrupted — the app closed before this reply finished</source>
-        <translation>已中断 — 应用在此回复完成前关闭</translation>
+        <source>interrupted — the app or its engine stopped before this reply finished</source>
+        <translation>已中断 — 应用或其引擎在此回复完成前停止</translation>
     </message>
     <message>
         <source>failed</source>

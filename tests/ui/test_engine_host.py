@@ -99,6 +99,7 @@ def test_crashes_that_come_too_often_stop_the_restarts_and_offer_prefix_caching_
     message, restarting = lost.args
     assert not restarting and "not restarted again" in message and "prefix caching" in message
     qtbot.waitUntil(lambda: c.reply is None, timeout=REPLY_TIMEOUT_MS)
+    assert "interrupted — the app or its engine stopped" in window.chat.toPlainText()  # the app did not close
     assert not engine_hosts() and c.engine_pid() is None
     assert window.notice.action_button.isVisibleTo(window)
     assert window.notice.action_button.text() == "Turn prefix caching off"

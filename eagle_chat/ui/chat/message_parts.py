@@ -22,7 +22,7 @@ ROLE_LABELS = {"user": QT_TRANSLATE_NOOP("message_parts", "You"), "assistant": "
                "system": QT_TRANSLATE_NOOP("message_parts", "System")}
 STATUS_NOTES = {
     "stopped": QT_TRANSLATE_NOOP("message_parts", "stopped"),
-    "interrupted": QT_TRANSLATE_NOOP("message_parts", "interrupted — the app closed before this reply finished"),
+    "interrupted": QT_TRANSLATE_NOOP("message_parts", "interrupted — the app or its engine stopped before this reply finished"),
     "failed": QT_TRANSLATE_NOOP("message_parts", "failed"),
     "streaming": QT_TRANSLATE_NOOP("message_parts", "writing…"),
 }
