@@ -1701,6 +1701,10 @@ Data folder: {folder}</source>
         <translation>无法连接 {base} 上的服务器：{error}。请检查 URL，并确认服务器正在运行。</translation>
     </message>
     <message>
+        <source>Could not read {path}: {reason}</source>
+        <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
         <source>Downloading from Hugging Face needs the huggingface-hub package: {executable} -m pip install &apos;huggingface-hub&gt;=1.5,&lt;2&apos;</source>
         <translation>从 Hugging Face 下载需要 huggingface-hub 包：{executable} -m pip install &apos;huggingface-hub&gt;=1.5,&lt;2&apos;</translation>
     </message>
@@ -1943,6 +1947,26 @@ then start the download again (finished downloads are kept).</source>
         <translation>在 {endpoint} 上找不到仓库 {repo}。请检查名称（以及镜像设置）；如果是私有仓库，请用 `hf auth login` 登录。</translation>
     </message>
     <message>
+        <source>The server &quot;{name}&quot; in {path} has &quot;args&quot;, &quot;env&quot;, &quot;headers&quot; or &quot;autoApprove&quot; of the wrong kind (lists and objects of text).</source>
+        <translation>{path} 中的服务器“{name}”的 &quot;args&quot;、&quot;env&quot;、&quot;headers&quot; 或 &quot;autoApprove&quot; 类型不对（应为文本的列表和对象）。</translation>
+    </message>
+    <message>
+        <source>The server &quot;{name}&quot; in {path} has a &quot;command&quot; that is not text.</source>
+        <translation>{path} 中的服务器“{name}”的 &quot;command&quot; 不是文本。</translation>
+    </message>
+    <message>
+        <source>The server &quot;{name}&quot; in {path} has a &quot;url&quot; that is not http:// or https://.</source>
+        <translation>{path} 中的服务器“{name}”的 &quot;url&quot; 不是 http:// 或 https:// 地址。</translation>
+    </message>
+    <message>
+        <source>The server &quot;{name}&quot; in {path} is not an object.</source>
+        <translation>{path} 中的服务器“{name}”不是一个对象。</translation>
+    </message>
+    <message>
+        <source>The server &quot;{name}&quot; in {path} needs either &quot;command&quot; (a program to start) or &quot;url&quot; (a Streamable HTTP endpoint), not both or neither.</source>
+        <translation>{path} 中的服务器“{name}”需要 &quot;command&quot;（要启动的程序）或 &quot;url&quot;（Streamable HTTP 端点）二者之一，不能同时有或都没有。</translation>
+    </message>
+    <message>
         <source>The server at {base} answered {status}: {detail}</source>
         <translation>{base} 上的服务器返回 {status}：{detail}</translation>
     </message>
@@ -2113,6 +2137,14 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>{path} is not an EAGLE-3 draft: its IR has no &apos;eagle3_mode&apos; marker and its config.json architectures are {architectures}. Export an EAGLE-3 head with {command}</source>
         <translation>{path} 不是 EAGLE-3 草稿模型：它的 IR 中没有 &apos;eagle3_mode&apos; 标记，config.json 中的架构为 {architectures}。请用以下命令导出 EAGLE-3 草稿头：{command}</translation>
+    </message>
+    <message>
+        <source>{path} is not valid JSON (line {line}): fix or remove it.</source>
+        <translation>{path} 不是有效的 JSON（第 {line} 行）：请修正或删除它。</translation>
+    </message>
+    <message>
+        <source>{path} needs an object &quot;mcpServers&quot; with one entry per server.</source>
+        <translation>{path} 需要一个 &quot;mcpServers&quot; 对象，每个服务器一项。</translation>
     </message>
     <message>
         <source>{port} is not a port number (0–65535).</source>
