@@ -72,6 +72,57 @@
     </message>
 </context>
 <context>
+    <name>AgentLoop</name>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation>必须调用</translation>
+    </message>
+    <message>
+        <source>Let the model call the tools of the MCP servers in mcp.json</source>
+        <translation>让模型调用 mcp.json 中 MCP 服务器提供的工具</translation>
+    </message>
+    <message>
+        <source>Tool use</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>Allow a tool call?</source>
+        <translation>允许调用工具吗？</translation>
+    </message>
+    <message>
+        <source>The model wants to call {tool} on {server} with:
+
+{arguments}</source>
+        <translation>模型想要调用 {server} 上的 {tool}，参数为：
+
+{arguments}</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>仅允许这一次</translation>
+    </message>
+    <message>
+        <source>Always for this tool</source>
+        <translation>此工具始终允许</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Stopped after {n} tool steps (the step limit).</source>
+        <translation>已执行 {n} 个工具步骤后停止（步骤上限）。</translation>
+    </message>
+</context>
+<context>
     <name>BranchActions</name>
     <message>
         <source>That message has a reply already: regenerate the reply.</source>

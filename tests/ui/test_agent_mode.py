@@ -1,0 +1,84 @@
+"""Agent mode in the real window with the real engine (tiny pair) and a real stdio MCP server (SDK-written):
+tool use required makes the toy model call a tool; the user approves or denies; the result goes back and the
+next step runs into the same reply; autoApprove tools run without asking."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from eagle_chat import paths
+from eagle_chat.core.tools import agent
+from tests.gui import REPLY_TIMEOUT_MS, send
+
+TOOLS_SERVER = str(Path(__file__).resolve().parents[1] / "mcp_servers" / "tools_server.py")
+
+
+def configure(auto_approve=()):
+    paths.mcp_config_file().write_text(json.dumps({"mcpServers": {"local": {
+        "command": sys.executable, "args": [TOOLS_SERVER], "env": {"ONLY_TOOLS": "add,weather"},
+        "autoApprove": list(auto_approve)}}}))
+
+
+def agent_window(open_window, qtbot, mode: str):
+    window = open_window()
+    assert window.agent.hub is not None and window.agent.hub.wait_started(60)
+    combo = window.findChild(type(window.agent.combo), "toolUseCombo")
+    index = combo.findData(mode)
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+    return window
+
+
+def finish_loop(qtbot, window):
+    qtbot.waitUntil(lambda: window.agent._run is None and window.controller.state == "ready",
+                    timeout=REPLY_TIMEOUT_MS)
+    return window.controller.conversation.messages[-1]
+
+
+@pytest.mark.slow
+def test_required_mode_asks_runs_the_allowed_call_and_the_next_step_reads_its_result(open_window, qtbot):
+    configure()
+    window = agent_window(open_window, qtbot, "required")
+    send(qtbot, window, "What is the weather in Oslo?", wait=False)
+    qtbot.waitUntil(lambda: window.agent.approval is not None, timeout=REPLY_TIMEOUT_MS)
+    assert window.agent.approval.objectName() == "toolApproval"
+    window.agent.approval.findChild(type(window.agent.approval.buttons()[0]), "allowOnceButton").click()
+    reply = finish_loop(qtbot, window)
+    (step,) = reply.tool_steps[:1]
+    (call,) = step["calls"]
+    assert call["status"] == "done" and call["server"] == "local" and call["tool"] in ("add", "weather")
+    assert call["result"] and not call["is_error"]
+    history = window.controller.conversation.history()
+    assert {"role": "tool", "tool_call_id": call["id"], "content": call["result"]} in history
+    assert reply.status == "complete" and window.agent.approval is None
+
+
+@pytest.mark.slow
+def test_deny_sends_the_refusal_to_the_model(open_window, qtbot):
+    configure()
+    window = agent_window(open_window, qtbot, "required")
+    send(qtbot, window, "Add 2 and 3.", wait=False)
+    qtbot.waitUntil(lambda: window.agent.approval is not None, timeout=REPLY_TIMEOUT_MS)
+    window.agent.approval.findChild(type(window.agent.approval.buttons()[0]), "denyButton").click()
+    reply = finish_loop(qtbot, window)
+    call = reply.tool_steps[0]["calls"][0]
+    assert (call["status"], call["result"]) == ("denied", agent.DENIED_TEXT)
+
+
+@pytest.mark.slow
+def test_auto_approved_tools_run_without_asking_and_off_offers_no_tools(open_window, qtbot):
+    configure(auto_approve=["add", "weather"])
+    window = agent_window(open_window, qtbot, "required")
+    send(qtbot, window, "Add 2 and 3.", wait=False)
+    reply = finish_loop(qtbot, window)
+    assert window.agent.approval is None
+    assert reply.tool_steps and reply.tool_steps[0]["calls"][0]["status"] == "done"
+    combo = window.agent.combo
+    combo.setCurrentIndex(combo.findData("off"))
+    combo.activated.emit(combo.currentIndex())
+    message, _result = send(qtbot, window, "Hello")
+    assert message.tool_steps is None
