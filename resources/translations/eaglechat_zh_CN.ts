@@ -1550,6 +1550,33 @@ Data folder: {folder}</source>
     </message>
 </context>
 <context>
+    <name>ToolBlocks</name>
+    <message>
+        <source>waiting for approval</source>
+        <translation>等待批准</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>出错</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+</context>
+<context>
     <name>TuneDialog</name>
     <message>
         <source>Auto-tune draft tokens</source>

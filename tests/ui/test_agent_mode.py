@@ -82,3 +82,53 @@ def test_auto_approved_tools_run_without_asking_and_off_offers_no_tools(open_win
     combo.activated.emit(combo.currentIndex())
     message, _result = send(qtbot, window, "Hello")
     assert message.tool_steps is None
+
+
+@pytest.mark.slow
+def test_the_calls_show_as_collapsible_blocks_and_stop_while_asked_ends_the_loop(open_window, qtbot):
+    from PySide6.QtCore import QUrl
+
+    from eagle_chat.ui.chat import anchors
+
+    configure()
+    window = agent_window(open_window, qtbot, "required")
+    send(qtbot, window, "<b>What</b> is the weather?", wait=False)
+    qtbot.waitUntil(lambda: window.agent.approval is not None, timeout=REPLY_TIMEOUT_MS)
+    reply = window.controller.conversation.messages[-1]
+    call = reply.tool_steps[0]["calls"][0]
+    text = window.chat.toPlainText()
+    assert f"▸ 🔧 {call['name']} · waiting for approval" in text
+    assert window.stop_button.isEnabled()
+    qtbot.mouseClick(window.stop_button, __import__("PySide6.QtCore", fromlist=["Qt"]).Qt.MouseButton.LeftButton)
+    assert window.agent._run is None and window.agent.approval is None
+    assert (reply.status, call["status"]) == ("stopped", "stopped")
+    anchors.follow(window.chat, QUrl(f"toolcall:{reply.id}:{call['id']}"))
+    qtbot.waitUntil(lambda: "The user stopped the reply" in window.chat.toPlainText(), timeout=5000)
+    assert f"▾ 🔧 {call['name']} · stopped" in window.chat.toPlainText()
+
+
+@pytest.mark.slow
+def test_the_step_limit_ends_the_loop_and_says_so(open_window, qtbot, monkeypatch):
+    monkeypatch.setattr(agent, "MAX_STEPS", 1)
+    configure(auto_approve=["add", "weather"])
+    window = agent_window(open_window, qtbot, "required")
+    send(qtbot, window, "Add 2 and 3.", wait=False)
+    reply = finish_loop(qtbot, window)
+    assert reply.tool_steps[0]["calls"][0]["status"] == "done"
+    assert reply.content == "Stopped after 1 tool steps (the step limit)."
+    assert reply.content in window.chat.toPlainText()
+
+
+def test_tool_results_are_shown_as_inert_text(qtbot):
+    from eagle_chat.core.storage.conversation import Message
+    from eagle_chat.ui.chat.tool_blocks import ToolBlocks
+
+    hostile = '<img src="file:///etc/passwd"><a href="javascript:x">[click](javascript:alert(1))</a>'
+    message = Message("assistant", "", id=7, tool_steps=[{"content": "<script>", "calls": [
+        {"id": "c1", "name": "web", "tool": "web", "arguments": '{"q": "<b>"}', "status": "done",
+         "result": hostile, "seconds": 0.5}]}])
+    blocks = ToolBlocks()
+    blocks.toggle("c1")
+    drawn = blocks.html(message)
+    assert "<img" not in drawn and "<script>" not in drawn and 'href="javascript' not in drawn
+    assert "&lt;img" in drawn and "&lt;script&gt;" in drawn and 'href="toolcall:7:c1"' in drawn

@@ -52,6 +52,8 @@ class AgentLoop(QObject):
         self.controller.sig_reply_finished.connect(self._on_reply_finished)
         self.controller.sig_conversation_opened.connect(lambda _c: self._show_mode())
         window.closer.sig_closed.connect(self.close)
+        window.stop_button.clicked.connect(self.stop)
+        window.prompt.sig_escape.connect(self.stop)
         self.start_servers()
 
     # --- public API --------------------------------------------------------------------------------------
@@ -75,6 +77,24 @@ class AgentLoop(QObject):
         offer = agent.step_offer(self.mode(), 0, tools)
         self._first = (self.mode(), tools, settings) if offer.tools else None
         return dataclasses.replace(settings, tools=offer.tools, constraint=offer.constraint)
+
+    @Slot()
+    def stop(self) -> None:
+        """Stop pressed while the loop waits on the user or a tool: no further call or step runs; a call
+        under way ends on its own (its result is dropped)."""
+        run = self._run
+        if run is None or self.controller.foreground is not None:
+            return  # a model step runs: the controller stops it, and the loop ends with that step
+        self._run = None
+        if self.approval is not None:
+            self.approval.close()
+            self.approval = None
+        for call in run.get("waiting", []):
+            if call["status"] in ("asked", "running"):
+                call.update(status="stopped", result="The user stopped the reply before this call ended.")
+        run["message"].status = "stopped"
+        self.controller.store.update_message(run["message"])
+        self._redraw(run["message"])
 
     @Slot()
     def close(self) -> None:
@@ -109,6 +129,7 @@ class AgentLoop(QObject):
         run["waiting"] = list(calls)
         self.controller.store.update_message(message)
         self._next_call()
+        self._redraw(message)
 
     def _next_call(self) -> None:
         run = self._run
@@ -151,10 +172,12 @@ class AgentLoop(QObject):
 
         box.buttonClicked.connect(answered)
         self.approval = box
+        self.window.stop_button.setEnabled(True)
         box.open()
 
     def _start_call(self, call: dict, tool: agent.OfferedTool | None) -> None:
         call["status"] = "running"
+        self.window.stop_button.setEnabled(True)  # the controller is idle meanwhile: Stop is the loop's
         if tool is None:
             call.update(server="", tool=call["name"])
             self._record(call, self._unknown(call))
@@ -172,7 +195,9 @@ class AgentLoop(QObject):
         content = agent.tool_message(_as_tool_call(call), result)["content"]
         call.update(status="denied" if result is None else ("error" if result.is_error else "done"), result=content,
                     is_error=bool(result is None or result.is_error), seconds=round(result.seconds, 3) if result else 0.0)
-        self.controller.store.update_message(self._run["message"])
+        message = self._run["message"]
+        self.controller.store.update_message(message)
+        self._redraw(message)
         self._next_call()
 
     def _next_step(self) -> None:
@@ -182,7 +207,7 @@ class AgentLoop(QObject):
             self._run = None
             message.content = self.tr("Stopped after {n} tool steps (the step limit).").format(n=agent.MAX_STEPS)
             self.controller.store.update_message(message)
-            self.controller.sig_reply_text.emit(message, message.content)
+            self._redraw(message)
             return
         offer = agent.step_offer(run["mode"], run["step"], run["tools"])
         settings = dataclasses.replace(run["settings"], tools=offer.tools, constraint=offer.constraint)
@@ -190,6 +215,8 @@ class AgentLoop(QObject):
             self._run = None
 
     # --- helpers -----------------------------------------------------------------------------------------
+    def _redraw(self, message) -> None:
+        self.window.chat.finish_message(message)
     def _unknown(self, call: dict):
         from eagle_chat.core.tools.results import ToolResult
 
