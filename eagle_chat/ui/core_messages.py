@@ -97,6 +97,7 @@ CORE_MESSAGES = (
     QT_TRANSLATE_NOOP("core", "The server sent more than the {size:,} bytes listed for {path}; try again later."),
     QT_TRANSLATE_NOOP("core", "The stats of message {place} cannot be read ({error})."),
     QT_TRANSLATE_NOOP("core", "The test run of the downloaded pair failed: {detail} The files are kept but not registered: register them anyway with `eagle-chat models import {target_dir} {draft_dir} --name {name}`, or delete them with `eagle-chat models remove {name}`."),
+    QT_TRANSLATE_NOOP("core", "The tool steps of message {place} cannot be read."),
     QT_TRANSLATE_NOOP("core", "The {role} file {path} is not a JSON object."),
     QT_TRANSLATE_NOOP("core", "The {role} file {path} is not valid JSON ({error})."),
     QT_TRANSLATE_NOOP("core", "The {role} file {xml_path} is XML but not an OpenVINO model (IR)."),

@@ -2073,6 +2073,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>下载的模型对试运行失败：{detail} 文件已保留但未注册：仍可用 `eagle-chat models import {target_dir} {draft_dir} --name {name}` 注册，或用 `eagle-chat models remove {name}` 删除。</translation>
     </message>
     <message>
+        <source>The tool steps of message {place} cannot be read.</source>
+        <translation>无法读取第 {place} 条消息的工具步骤。</translation>
+    </message>
+    <message>
         <source>The {role} file {path} is not a JSON object.</source>
         <translation>{role} 文件 {path} 不是 JSON 对象。</translation>
     </message>

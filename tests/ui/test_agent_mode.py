@@ -55,6 +55,14 @@ def test_required_mode_asks_runs_the_allowed_call_and_the_next_step_reads_its_re
     history = window.controller.conversation.history()
     assert {"role": "tool", "tool_call_id": call["id"], "content": call["result"]} in history
     assert reply.status == "complete" and window.agent.approval is None
+    # kept: a fresh read of the database has the calls, and the reopened conversation shows them
+    stored = window.controller.store.load_conversation(window.controller.conversation.id).messages[-1]
+    assert stored.tool_steps == reply.tool_steps
+    agent_id = window.controller.conversation.id
+    window.controller.new_conversation("")
+    assert f"🔧 {call['tool']}" not in window.chat.toPlainText()
+    window.controller.open_conversation(agent_id)
+    qtbot.waitUntil(lambda: f"🔧 {call['tool']} · done" in window.chat.toPlainText(), timeout=10_000)
 
 
 @pytest.mark.slow
