@@ -110,6 +110,7 @@ CORE_MESSAGES = (
     QT_TRANSLATE_NOOP("core", "The {role} weights {path} is empty. The download or export did not finish — download or export the model again."),
     QT_TRANSLATE_NOOP("core", "The {role} weights {path} is missing. The download or export did not finish — download or export the model again."),
     QT_TRANSLATE_NOOP("core", "There is no catalog entry named {name!r}. Known entries: {known}."),
+    QT_TRANSLATE_NOOP("core", "There is no server \"{name}\" in {path}."),
     QT_TRANSLATE_NOOP("core", "This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with a Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import TARGET_DIR DRAFT_DIR`."),
     QT_TRANSLATE_NOOP("core", "This conversation is {count} tokens long, more than the NPU's limit of {max_prompt_len} (MAX_PROMPT_LEN). Start a new conversation, shorten the message, or raise the limit in the settings (the model is then recompiled)."),
     QT_TRANSLATE_NOOP("core", "This conversation is {count} tokens long; the model handles at most {max_context}. Start a new conversation or shorten the message."),

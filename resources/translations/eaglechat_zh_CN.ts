@@ -1577,6 +1577,57 @@ Data folder: {folder}</source>
     </message>
 </context>
 <context>
+    <name>ToolsDialog</name>
+    <message>
+        <source>Tools (MCP servers)</source>
+        <translation>工具（MCP 服务器）</translation>
+    </message>
+    <message>
+        <source>Server / tool</source>
+        <translation>服务器 / 工具</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Read mcp.json again</source>
+        <translation>重新读取 mcp.json</translation>
+    </message>
+    <message>
+        <source>Open its folder</source>
+        <translation>打开所在文件夹</translation>
+    </message>
+    <message>
+        <source>runs without asking</source>
+        <translation>无需询问即运行</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>已结束</translation>
+    </message>
+</context>
+<context>
     <name>TuneDialog</name>
     <message>
         <source>Auto-tune draft tokens</source>
@@ -2125,6 +2176,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>目录中没有名为 {name!r} 的条目。已知条目：{known}。</translation>
     </message>
     <message>
+        <source>There is no server &quot;{name}&quot; in {path}.</source>
+        <translation>{path} 中没有服务器“{name}”。</translation>
+    </message>
+    <message>
         <source>This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with a Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import TARGET_DIR DRAFT_DIR`.</source>
         <translation>此版本的 EagleChat 无法自行导出 EAGLE-3 草稿模型。请用装有 optimum-intel 的 Python 导出草稿模型：{command}——然后用 `eagle-chat models import TARGET_DIR DRAFT_DIR` 添加模型对。</translation>
     </message>
@@ -2601,6 +2656,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>Export stats (CSV, JSON) and chart (PNG)…</source>
         <translation>导出统计（CSV、JSON）和图表（PNG）…</translation>
+    </message>
+    <message>
+        <source>&amp;Tools (MCP servers)…</source>
+        <translation>工具（MCP 服务器）(&amp;T)…</translation>
     </message>
     <message>
         <source>&amp;Help</source>

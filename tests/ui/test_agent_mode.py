@@ -140,3 +140,32 @@ def test_tool_results_are_shown_as_inert_text(qtbot):
     drawn = blocks.html(message)
     assert "<img" not in drawn and "<script>" not in drawn and 'href="javascript' not in drawn
     assert "&lt;img" in drawn and "&lt;script&gt;" in drawn and 'href="toolcall:7:c1"' in drawn
+
+
+def test_the_tools_dialog_lists_servers_and_tools_and_turns_them_off(open_window, qtbot):
+    import json as json_
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QAction
+
+    configure()
+    window = agent_window(open_window, qtbot, "auto")
+    window.findChild(QAction, "actionTools").trigger()
+    dialog = window.agent.dialog
+    assert dialog.isVisible() and dialog.objectName() == "toolsDialog"
+    tree = dialog.tree
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1 and tree.topLevelItem(0).text(1) == "ready", timeout=10_000)
+    server = tree.topLevelItem(0)
+    assert server.text(0) == "local" and {server.child(i).text(0) for i in range(server.childCount())} == {"add", "weather"}
+    weather = next(server.child(i) for i in range(server.childCount()) if server.child(i).text(0) == "weather")
+    weather.setCheckState(0, Qt.CheckState.Unchecked)
+    assert window.agent.disabled == {("local", "weather")}
+    offered = json_.loads(window.agent.first_step(window.generation_settings()).tools)
+    assert [f["function"]["name"] for f in offered] == ["add"]
+    server.setCheckState(0, Qt.CheckState.Unchecked)  # written to mcp.json, servers read again
+    assert json_.loads(paths.mcp_config_file().read_text())["mcpServers"]["local"]["disabled"] is True
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1 and tree.topLevelItem(0).text(1) == "off", timeout=10_000)
+    assert window.agent.first_step(window.generation_settings()).tools is None
+    tree.topLevelItem(0).setCheckState(0, Qt.CheckState.Checked)
+    assert "disabled" not in json_.loads(paths.mcp_config_file().read_text())["mcpServers"]["local"]
+    qtbot.waitUntil(lambda: tree.topLevelItem(0).text(1) == "ready", timeout=30_000)

@@ -101,3 +101,19 @@ def _strings(values: Any) -> bool:
         return all(isinstance(v, str) for v in values)
     except TypeError:
         return False
+
+
+def set_disabled(path: Path, name: str, disabled: bool) -> None:
+    """Turn one server of ``path`` off or on (its ``disabled`` flag), keeping everything else in the file
+    as it was, so a file shared with another client stays theirs."""
+    from eagle_chat.core.files import write_json_atomic
+
+    document = json.loads(path.read_text(encoding="utf-8"))
+    entry = parse_servers(document, path) and document["mcpServers"].get(name)
+    if not isinstance(entry, dict):
+        raise ToolConfigError('There is no server "{name}" in {path}.', name=name, path=str(path))
+    if disabled:
+        entry["disabled"] = True
+    else:
+        entry.pop("disabled", None)
+    write_json_atomic(path, document, mode=path.stat().st_mode & 0o777)  # keys inside: keep its permissions

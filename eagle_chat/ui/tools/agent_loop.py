@@ -35,6 +35,8 @@ class AgentLoop(QObject):
         self.window = window
         self.controller = window.controller
         self.hub: ToolHub | None = None
+        self.disabled: set[tuple[str, str]] = set()  # (server, tool) left out in the Tools dialog
+        self.dialog = None
         self.modes: dict[int | None, str] = {}
         self.approvals: dict[int | None, agent.Approvals] = {}
         self.approval: QMessageBox | None = None  # the question on screen, if any
@@ -67,13 +69,33 @@ class AgentLoop(QObject):
             self.hub = ToolHub(servers, stderr_dir=paths.log_dir())
             self.hub.start()
 
+    def server_states(self) -> list:
+        return self.hub.states() if self.hub is not None else []
+
+    @Slot()
+    def reload_servers(self) -> None:
+        """Read mcp.json again: the servers end and start anew (a loop waiting on one gets its error)."""
+        if self.hub is not None:
+            self.hub.close()
+            self.hub = None
+        self.start_servers()
+
+    def open_tools_dialog(self):
+        from eagle_chat.ui.tools.tools_dialog import ToolsDialog
+
+        if self.dialog is None:
+            self.dialog = ToolsDialog(self, self.window)
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.dialog
+
     def mode(self) -> str:
         """What the combo shows: the open conversation's choice (a new conversation keeps the last one)."""
         return self.combo.currentData()
 
     def first_step(self, settings: GenerationSettings) -> GenerationSettings:
         """The settings of a reply the user asked for, with the tools offered when tool use is on."""
-        tools = agent.offered_tools(self.hub.states()) if self.hub is not None else []
+        tools = agent.offered_tools(self.hub.states(), self.disabled) if self.hub is not None else []
         offer = agent.step_offer(self.mode(), 0, tools)
         self._first = (self.mode(), tools, settings) if offer.tools else None
         return dataclasses.replace(settings, tools=offer.tools, constraint=offer.constraint)
@@ -98,6 +120,8 @@ class AgentLoop(QObject):
 
     @Slot()
     def close(self) -> None:
+        if self.dialog is not None:
+            self.dialog.close()
         if self.approval is not None:
             self.approval.close()
         if self.hub is not None:
