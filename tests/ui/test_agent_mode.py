@@ -52,6 +52,10 @@ def test_required_mode_asks_runs_the_allowed_call_and_the_next_step_reads_its_re
     (call,) = step["calls"]
     assert call["status"] == "done" and call["server"] == "local" and call["tool"] in ("add", "weather")
     assert call["result"] and not call["is_error"]
+    assert step["figures"]["tokens"] > 0 and 0 < step["next_from_result_ms"] < 10_000
+    print(f"\ntool-call step: {step['figures']}; answer step: {reply.stats.generated_tokens} tokens, "
+          f"{reply.stats.tokens_per_s:.0f} tok/s; tool result -> next step's first token: "
+          f"{step['next_from_result_ms']} ms")
     history = window.controller.conversation.history()
     assert {"role": "tool", "tool_call_id": call["id"], "content": call["result"]} in history
     assert reply.status == "complete" and window.agent.approval is None

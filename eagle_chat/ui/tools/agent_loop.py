@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QMessageBox
@@ -139,6 +140,10 @@ class AgentLoop(QObject):
         if run is None or message is not run["message"]:
             return
         run["step"] += 1
+        if result is not None and "resumed" in run and message.tool_steps:  # how soon the model went on
+            gap_ms = (run.pop("resumed") - run.pop("result_at")) * 1000.0 + result.stats.ttft_ms
+            message.tool_steps[-1]["next_from_result_ms"] = round(gap_ms, 1)
+            self.controller.store.update_message(message)  # the controller saved the step before this slot
         if result is None or result.stopped:
             self._run = None  # failed or stopped: the reply keeps what it has
             return
@@ -148,7 +153,10 @@ class AgentLoop(QObject):
             return
         calls = [{"id": c.id, "name": c.name, "arguments": c.arguments, "status": "asked", "result": "",
                   "is_error": False, "seconds": 0.0, "parse_error": c.error} for c in reply.calls]
-        message.tool_steps = [*(message.tool_steps or []), {"content": reply.content, "calls": calls}]
+        figures = {"tokens": result.stats.generated_tokens, "ttft_ms": round(result.stats.ttft_ms, 1),
+                   "tokens_per_s": round(result.stats.tokens_per_s, 1), "mode": result.stats.mode}
+        message.tool_steps = [*(message.tool_steps or []), {"content": reply.content, "calls": calls,
+                                                             "figures": figures}]
         message.content = ""
         run["waiting"] = list(calls)
         self.controller.store.update_message(message)
@@ -220,6 +228,7 @@ class AgentLoop(QObject):
         call.update(status="denied" if result is None else ("error" if result.is_error else "done"), result=content,
                     is_error=bool(result is None or result.is_error), seconds=round(result.seconds, 3) if result else 0.0)
         message = self._run["message"]
+        self._run["result_at"] = time.monotonic()
         self.controller.store.update_message(message)
         self._redraw(message)
         self._next_call()
@@ -235,6 +244,7 @@ class AgentLoop(QObject):
             return
         offer = agent.step_offer(run["mode"], run["step"], run["tools"])
         settings = dataclasses.replace(run["settings"], tools=offer.tools, constraint=offer.constraint)
+        run["resumed"] = time.monotonic()
         if not self.controller.next_tool_step(message, settings):
             self._run = None
 
