@@ -1575,6 +1575,10 @@ Data folder: {folder}</source>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
+    <message>
+        <source>Tool {tool}</source>
+        <translation>工具 {tool}</translation>
+    </message>
 </context>
 <context>
     <name>ToolsDialog</name>

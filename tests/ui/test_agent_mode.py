@@ -64,9 +64,9 @@ def test_required_mode_asks_runs_the_allowed_call_and_the_next_step_reads_its_re
     assert stored.tool_steps == reply.tool_steps
     agent_id = window.controller.conversation.id
     window.controller.new_conversation("")
-    assert f"🔧 {call['tool']}" not in window.chat.toPlainText()
+    assert f"Tool {call['tool']}" not in window.chat.toPlainText()
     window.controller.open_conversation(agent_id)
-    qtbot.waitUntil(lambda: f"🔧 {call['tool']} · done" in window.chat.toPlainText(), timeout=10_000)
+    qtbot.waitUntil(lambda: f"Tool {call['tool']} · done" in window.chat.toPlainText(), timeout=10_000)
 
 
 @pytest.mark.slow
@@ -109,14 +109,14 @@ def test_the_calls_show_as_collapsible_blocks_and_stop_while_asked_ends_the_loop
     reply = window.controller.conversation.messages[-1]
     call = reply.tool_steps[0]["calls"][0]
     text = window.chat.toPlainText()
-    assert f"▸ 🔧 {call['name']} · waiting for approval" in text
+    assert f"▸ Tool {call['name']} · waiting for approval" in text
     assert window.stop_button.isEnabled()
     qtbot.mouseClick(window.stop_button, __import__("PySide6.QtCore", fromlist=["Qt"]).Qt.MouseButton.LeftButton)
     assert window.agent._run is None and window.agent.approval is None
     assert (reply.status, call["status"]) == ("stopped", "stopped")
     anchors.follow(window.chat, QUrl(f"toolcall:{reply.id}:{call['id']}"))
     qtbot.waitUntil(lambda: "The user stopped the reply" in window.chat.toPlainText(), timeout=5000)
-    assert f"▾ 🔧 {call['name']} · stopped" in window.chat.toPlainText()
+    assert f"▾ Tool {call['name']} · stopped" in window.chat.toPlainText()
 
 
 @pytest.mark.slow

@@ -1,5 +1,5 @@
 """An agent reply's tool calls in the chat view: one collapsible block per call, between the reply's
-thinking and its answer — "▸ weather · done · 0.02 s", expanded by a click to its arguments and result.
+thinking and its answer — "▸ Tool weather · done · 0.02 s", expanded by a click to its arguments and result.
 
 Arguments and results are untrusted text (a tool server wrote one, the model the other): they are shown
 escaped, as plain text, never as HTML or Markdown, so nothing in them can run, link or style the view.
@@ -46,11 +46,12 @@ class ToolBlocks:
 
     def _call_html(self, message: Message, call: dict, colour: str) -> str:
         open_ = call["id"] in self.expanded
-        label = f"{call.get('tool') or call['name']} · {status_text(call.get('status', ''))}"
+        label = translate("ToolBlocks", "Tool {tool}").format(tool=call.get("tool") or call["name"])
+        label += f" · {status_text(call.get('status', ''))}"
         if call.get("status") in ("done", "error"):
             label += f" · {call.get('seconds', 0.0):.2f} s"
         header = (f'<p><a href="{LINK_PREFIX}{message.id}:{html.escape(call["id"])}" style="color:{colour};'
-                  f'text-decoration:none;">{"▾" if open_ else "▸"} 🔧 {html.escape(label)}</a></p>')
+                  f'text-decoration:none;">{"▾" if open_ else "▸"} {html.escape(label)}</a></p>')
         if not open_:
             return header
         arguments = html.escape(call.get("arguments") or "{}")
