@@ -173,3 +173,21 @@ def test_the_tools_dialog_lists_servers_and_tools_and_turns_them_off(open_window
     tree.topLevelItem(0).setCheckState(0, Qt.CheckState.Checked)
     assert "disabled" not in json_.loads(paths.mcp_config_file().read_text())["mcpServers"]["local"]
     qtbot.waitUntil(lambda: tree.topLevelItem(0).text(1) == "ready", timeout=30_000)
+
+
+@pytest.mark.slow
+def test_regenerate_runs_the_loop_again_and_keeps_the_first_replys_calls(open_window, qtbot):
+    configure(auto_approve=["add", "weather"])
+    window = agent_window(open_window, qtbot, "required")
+    send(qtbot, window, "Add 2 and 3.", wait=False)
+    first = finish_loop(qtbot, window)
+    assert first.tool_steps
+    window.message_actions.on_message_action("regenerate", first.id)
+    qtbot.waitUntil(lambda: window.controller.conversation.messages[-1] is not first, timeout=10_000)
+    second = finish_loop(qtbot, window)
+    assert second is not first and second.tool_steps and second.tool_steps[0]["calls"][0]["status"] == "done"
+    assert first.tool_steps[0]["calls"][0]["id"] != second.tool_steps[0]["calls"][0]["id"]
+    # a reply the user continues is not an agent step: its end starts no loop
+    window.message_actions.on_message_action("continue", second.id)
+    qtbot.waitUntil(lambda: window.controller.state == "ready", timeout=REPLY_TIMEOUT_MS)
+    assert window.agent._run is None and len(second.tool_steps) == 1

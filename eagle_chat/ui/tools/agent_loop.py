@@ -53,6 +53,7 @@ class AgentLoop(QObject):
         window.options.layout().addRow(self.tr("Tool use"), self.combo)
         self.sig_result.connect(self._on_result)
         self.controller.sig_reply_finished.connect(self._on_reply_finished)
+        self.controller.sig_reply_started.connect(self._on_reply_started)
         self.controller.sig_conversation_opened.connect(lambda _c: self._show_mode())
         window.closer.sig_closed.connect(self.close)
         window.stop_button.clicked.connect(self.stop)
@@ -98,7 +99,7 @@ class AgentLoop(QObject):
         """The settings of a reply the user asked for, with the tools offered when tool use is on."""
         tools = agent.offered_tools(self.hub.states(), self.disabled) if self.hub is not None else []
         offer = agent.step_offer(self.mode(), 0, tools)
-        self._first = (self.mode(), tools, settings) if offer.tools else None
+        self._first = (self.mode(), tools, settings, offer.tools) if offer.tools else None
         return dataclasses.replace(settings, tools=offer.tools, constraint=offer.constraint)
 
     @Slot()
@@ -129,11 +130,18 @@ class AgentLoop(QObject):
             self.hub.close()
 
     # --- the loop ----------------------------------------------------------------------------------------
+    @Slot(int, str, object)
+    def _on_reply_started(self, _request_id: int, _mode: str, settings) -> None:
+        """A reply started without the tools first_step offered (that request was refused, or another kind
+        of reply runs): the offer is void, so its end cannot start a loop."""
+        if self._first is not None and settings.tools != self._first[3]:
+            self._first = None
+
     @Slot(object, object)
     def _on_reply_finished(self, message, result) -> None:
         run = self._run
         if run is None and self._first is not None and message is not None:
-            mode, tools, settings = self._first
+            mode, tools, settings, _offered = self._first
             run = self._run = {"message": message, "mode": mode, "tools": tools, "settings": settings, "step": 0}
             self.modes[self._conversation_id()] = mode  # a new conversation got its id with this reply
         self._first = None
