@@ -235,6 +235,8 @@ class AgentLoop(QObject):
         content = agent.tool_message(_as_tool_call(call), result)["content"]
         call.update(status="denied" if result is None else ("error" if result.is_error else "done"), result=content,
                     is_error=bool(result is None or result.is_error), seconds=round(result.seconds, 3) if result else 0.0)
+        log.info("agent step %d: %s.%s %s", self._run["step"], call.get("server", ""), call.get("tool", ""),
+                 call["status"])  # names only: arguments and results may hold what the user would not log
         message = self._run["message"]
         self._run["result_at"] = time.monotonic()
         self.controller.store.update_message(message)
@@ -245,6 +247,7 @@ class AgentLoop(QObject):
         run = self._run
         message = run["message"]
         if agent.step_limit_reached(run["step"]):
+            log.info("agent loop: the step limit (%d) was reached", agent.MAX_STEPS)
             self._run = None
             message.content = self.tr("Stopped after {n} tool steps (the step limit).").format(n=agent.MAX_STEPS)
             self.controller.store.update_message(message)
