@@ -46,6 +46,15 @@ def test_the_offer_per_mode_and_step():
     assert agent.step_offer("auto", 0, []) == agent.StepOffer(None, None)
 
 
+def test_a_parameterless_tool_is_required_with_exactly_empty_arguments():
+    hang = {"name": "hang", "description": "", "input_schema": {"type": "object", "properties": {}}}
+    offer = agent.step_offer("required", 0, agent.offered_tools([state("a", hang, ADD)]))
+    parameters = {f["name"]: f["parameters"] for f in json.loads(offer.constraint.schema)}
+    assert parameters == {"hang": {"const": {}}, "add": ADD["input_schema"]}
+    assert 'r_1 ::= "{}"' in __import__("eagle_chat.core.generation.structured",
+                                         fromlist=["grammar"]).grammar(offer.constraint)
+
+
 def test_a_reply_with_many_calls_is_capped_and_prose_kept():
     one = '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n</tool_call>'
     reply = agent.read_reply("Let me add.\n" + "\n".join([one] * 7))

@@ -191,3 +191,29 @@ def test_regenerate_runs_the_loop_again_and_keeps_the_first_replys_calls(open_wi
     window.message_actions.on_message_action("continue", second.id)
     qtbot.waitUntil(lambda: window.controller.state == "ready", timeout=REPLY_TIMEOUT_MS)
     assert window.agent._run is None and len(second.tool_steps) == 1
+
+
+@pytest.mark.slow
+def test_a_hung_tool_never_freezes_the_window_and_its_timeout_reaches_the_model(open_window, qtbot):
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    paths.mcp_config_file().write_text(json.dumps({"mcpServers": {"local": {
+        "command": sys.executable, "args": [TOOLS_SERVER], "env": {"ONLY_TOOLS": "hang"}, "autoApprove": ["hang"]}}}))
+    window = agent_window(open_window, qtbot, "required")
+    window.agent.hub.call_timeout = 2.0
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(20)
+    send(qtbot, window, "Wait for me.", wait=False)
+    qtbot.waitUntil(lambda: window.agent._run is not None and any(
+        c["status"] == "running" for c in window.agent._run.get("waiting", [])), timeout=REPLY_TIMEOUT_MS)
+    started = len(ticks)
+    reply = finish_loop(qtbot, window)
+    timer.stop()
+    gaps = [b - a for a, b in zip(ticks[started:], ticks[started + 1:])]
+    assert len(gaps) > 40 and max(gaps) < 0.5, f"the GUI thread stalled for {max(gaps):.2f} s"
+    call = reply.tool_steps[0]["calls"][0]
+    assert call["status"] == "error" and "did not answer within 2 s" in call["result"]

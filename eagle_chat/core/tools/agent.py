@@ -71,10 +71,20 @@ def step_offer(mode: str, step: int, tools: list[OfferedTool]) -> StepOffer:
         return StepOffer(None, None)
     text = tools_text([t.function() for t in tools])
     if mode == "required" and step == 0:
-        offered = json.dumps([{"name": t.model_name, "parameters": t.input_schema or None} for t in tools],
-                             ensure_ascii=False)
+        offered = json.dumps([{"name": t.model_name, "parameters": grammar_parameters(t.input_schema)}
+                              for t in tools], ensure_ascii=False)
         return StepOffer(text, Constraint("tool_calls", offered, 1, 1))
     return StepOffer(text, None)
+
+
+def grammar_parameters(schema: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The arguments schema the grammar enforces. A tool without declared properties (MCP's parameterless
+    tools) gets exactly ``{}``: the grammar would otherwise allow any object, and a small model then writes a
+    key that never ends (seen: 512 tokens inside one string, the call cut)."""
+    if not isinstance(schema, dict) or (not schema.get("properties") and schema.get("additionalProperties") is not True
+                                        and schema.get("type", "object") == "object"):
+        return {"const": {}}
+    return schema
 
 
 @dataclass
