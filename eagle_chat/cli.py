@@ -11,8 +11,7 @@ import sys
 
 # argv[0] -> the module under eagle_chat.commands whose main(argv) runs it
 COMMANDS = {"bench": "bench", "models": "models", "serve": "serve", "conversations": "conversations",
-            "docs": "docs",
-            "--self-test": "self_test"}
+            "docs": "docs", "tools": "tools", "--self-test": "self_test"}
 SUBCOMMANDS = tuple(name for name in COMMANDS if not name.startswith("-"))
 
 

@@ -89,6 +89,12 @@ def settings_file() -> Path:
     return config_dir() / "settings.json"
 
 
+def mcp_config_file() -> Path:
+    """The MCP servers the model may call, in the ``mcpServers`` format Claude Desktop, Cursor and LM Studio
+    use (``mcp.json`` in the config folder, so a file copied from one of them works here)."""
+    return config_dir() / "mcp.json"
+
+
 def database_file() -> Path:
     return data_dir() / "conversations.sqlite3"
 

@@ -140,6 +140,16 @@ class BranchActions:
             return False
         return not starts_reply or self._can_generate()
 
+    def next_tool_step(self, message: Message, settings: GenerationSettings) -> bool:
+        """Run the next model step of an agent reply (``message``, the open conversation's last, with its
+        tool steps so far) into the same message. False if refused (``sig_error`` says why)."""
+        if not self._can_generate() or self.conversation is None or self.conversation.messages[-1] is not message:
+            return False
+        message.status = "streaming"
+        inside = bool(self.loaded and self.loaded.opens_reasoning(settings.thinking))
+        self._start(self.conversation.history(), settings, message, live=LiveReply(message, inside=inside))
+        return True
+
     def _reply_to_path(self, settings: GenerationSettings, *, redraw: bool = False) -> bool:
         """Start the assistant's reply to the open conversation's visible path."""
         conversation = self.conversation

@@ -45,6 +45,7 @@ from eagle_chat.ui.speed.side_panel import SidePanel
 from eagle_chat.ui.speed.speculation_display import SpeculationDisplay
 from eagle_chat.ui.status_area import StatusArea
 from eagle_chat.ui.store_watch import StoreWatch, store_resolved
+from eagle_chat.ui.tools.agent_loop import AgentLoop
 
 
 class MainWindow(QMainWindow):
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
         self._build()
         self.loads = ModelLoads(self)
         self.engine_status = EngineStatus(self)  # crash, restart, hung reply, unload: what the window says
+        self.agent = AgentLoop(self)  # agent mode: the model calls the MCP tools of mcp.json, the user approves
         self._connect()
         self.demo = DemoKit(self)  # warm start after loads, quick tune, the one-click speed-demo pair
         self.binder.apply(self)
@@ -174,7 +176,7 @@ class MainWindow(QMainWindow):
         self.controller.set_system_prompt(self.options.system_prompt.toPlainText())
         if self.controller.conversation is None:
             self.controller.new_conversation(self.options.system_prompt.toPlainText())
-        if self.message_actions.send(text, self.generation_settings()):  # a new message, or an edited one
+        if self.message_actions.send(text, self.agent.first_step(self.generation_settings())):  # a new message, or an edited one
             self.prompt.clear()
             self.show_notice("")
 

@@ -72,6 +72,57 @@
     </message>
 </context>
 <context>
+    <name>AgentLoop</name>
+    <message>
+        <source>Tool use</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation>必须调用</translation>
+    </message>
+    <message>
+        <source>Let the model call the tools of the MCP servers in mcp.json</source>
+        <translation>让模型调用 mcp.json 中 MCP 服务器提供的工具</translation>
+    </message>
+    <message>
+        <source>Allow a tool call?</source>
+        <translation>允许调用工具吗？</translation>
+    </message>
+    <message>
+        <source>The model wants to call {tool} on {server} with:
+
+{arguments}</source>
+        <translation>模型想要调用 {server} 上的 {tool}，参数为：
+
+{arguments}</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>仅允许这一次</translation>
+    </message>
+    <message>
+        <source>Always for this tool</source>
+        <translation>此工具始终允许</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Stopped after {n} tool steps (the step limit).</source>
+        <translation>已执行 {n} 个工具步骤后停止（步骤上限）。</translation>
+    </message>
+</context>
+<context>
     <name>BranchActions</name>
     <message>
         <source>That message has a reply already: regenerate the reply.</source>
@@ -1499,6 +1550,88 @@ Data folder: {folder}</source>
     </message>
 </context>
 <context>
+    <name>ToolBlocks</name>
+    <message>
+        <source>waiting for approval</source>
+        <translation>等待批准</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>出错</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Tool {tool}</source>
+        <translation>工具 {tool}</translation>
+    </message>
+</context>
+<context>
+    <name>ToolsDialog</name>
+    <message>
+        <source>Tools (MCP servers)</source>
+        <translation>工具（MCP 服务器）</translation>
+    </message>
+    <message>
+        <source>Server / tool</source>
+        <translation>服务器 / 工具</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Read mcp.json again</source>
+        <translation>重新读取 mcp.json</translation>
+    </message>
+    <message>
+        <source>Open its folder</source>
+        <translation>打开所在文件夹</translation>
+    </message>
+    <message>
+        <source>runs without asking</source>
+        <translation>无需询问即运行</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>已结束</translation>
+    </message>
+</context>
+<context>
     <name>TuneDialog</name>
     <message>
         <source>Auto-tune draft tokens</source>
@@ -1699,6 +1832,10 @@ Data folder: {folder}</source>
     <message>
         <source>Could not reach the server at {base}: {error}. Check the URL and that it is running.</source>
         <translation>无法连接 {base} 上的服务器：{error}。请检查 URL，并确认服务器正在运行。</translation>
+    </message>
+    <message>
+        <source>Could not read {path}: {reason}</source>
+        <translation>无法读取 {path}：{reason}</translation>
     </message>
     <message>
         <source>Downloading from Hugging Face needs the huggingface-hub package: {executable} -m pip install &apos;huggingface-hub&gt;=1.5,&lt;2&apos;</source>
@@ -1971,6 +2108,26 @@ then start the download again (finished downloads are kept).</source>
         <translation>在 {endpoint} 上找不到仓库 {repo}。请检查名称（以及镜像设置）；如果是私有仓库，请用 `hf auth login` 登录。</translation>
     </message>
     <message>
+        <source>The server &quot;{name}&quot; in {path} has &quot;args&quot;, &quot;env&quot;, &quot;headers&quot; or &quot;autoApprove&quot; of the wrong kind (lists and objects of text).</source>
+        <translation>{path} 中的服务器“{name}”的 &quot;args&quot;、&quot;env&quot;、&quot;headers&quot; 或 &quot;autoApprove&quot; 类型不对（应为文本的列表和对象）。</translation>
+    </message>
+    <message>
+        <source>The server &quot;{name}&quot; in {path} has a &quot;command&quot; that is not text.</source>
+        <translation>{path} 中的服务器“{name}”的 &quot;command&quot; 不是文本。</translation>
+    </message>
+    <message>
+        <source>The server &quot;{name}&quot; in {path} has a &quot;url&quot; that is not http:// or https://.</source>
+        <translation>{path} 中的服务器“{name}”的 &quot;url&quot; 不是 http:// 或 https:// 地址。</translation>
+    </message>
+    <message>
+        <source>The server &quot;{name}&quot; in {path} is not an object.</source>
+        <translation>{path} 中的服务器“{name}”不是一个对象。</translation>
+    </message>
+    <message>
+        <source>The server &quot;{name}&quot; in {path} needs either &quot;command&quot; (a program to start) or &quot;url&quot; (a Streamable HTTP endpoint), not both or neither.</source>
+        <translation>{path} 中的服务器“{name}”需要 &quot;command&quot;（要启动的程序）或 &quot;url&quot;（Streamable HTTP 端点）二者之一，不能同时有或都没有。</translation>
+    </message>
+    <message>
         <source>The server at {base} answered {status}: {detail}</source>
         <translation>{base} 上的服务器返回 {status}：{detail}</translation>
     </message>
@@ -1997,6 +2154,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The test run of the downloaded pair failed: {detail} The files are kept but not registered: register them anyway with `eagle-chat models import {target_dir} {draft_dir} --name {name}`, or delete them with `eagle-chat models remove {name}`.</source>
         <translation>下载的模型对试运行失败：{detail} 文件已保留但未注册：仍可用 `eagle-chat models import {target_dir} {draft_dir} --name {name}` 注册，或用 `eagle-chat models remove {name}` 删除。</translation>
+    </message>
+    <message>
+        <source>The tool steps of message {place} cannot be read.</source>
+        <translation>无法读取第 {place} 条消息的工具步骤。</translation>
     </message>
     <message>
         <source>The {role} file {path} is not a JSON object.</source>
@@ -2049,6 +2210,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>There is no embedding model folder {path}.</source>
         <translation>嵌入模型文件夹 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>There is no server &quot;{name}&quot; in {path}.</source>
+        <translation>{path} 中没有服务器“{name}”。</translation>
     </message>
     <message>
         <source>This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with a Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import TARGET_DIR DRAFT_DIR`.</source>
@@ -2179,8 +2344,16 @@ then start the download again (finished downloads are kept).</source>
         <translation>{path} 不是 EAGLE-3 草稿模型：它的 IR 中没有 &apos;eagle3_mode&apos; 标记，config.json 中的架构为 {architectures}。请用以下命令导出 EAGLE-3 草稿头：{command}</translation>
     </message>
     <message>
+        <source>{path} is not valid JSON (line {line}): fix or remove it.</source>
+        <translation>{path} 不是有效的 JSON（第 {line} 行）：请修正或删除它。</translation>
+    </message>
+    <message>
         <source>{path} is too large to index ({size_mb} MB; the limit is {limit_mb} MB).</source>
         <translation>{path} 太大，无法索引（{size_mb} MB；上限为 {limit_mb} MB）。</translation>
+    </message>
+    <message>
+        <source>{path} needs an object &quot;mcpServers&quot; with one entry per server.</source>
+        <translation>{path} 需要一个 &quot;mcpServers&quot; 对象，每个服务器一项。</translation>
     </message>
     <message>
         <source>{path} no longer exists.</source>
@@ -2559,6 +2732,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>Export stats (CSV, JSON) and chart (PNG)…</source>
         <translation>导出统计（CSV、JSON）和图表（PNG）…</translation>
+    </message>
+    <message>
+        <source>&amp;Tools (MCP servers)…</source>
+        <translation>工具（MCP 服务器）(&amp;T)…</translation>
     </message>
     <message>
         <source>&amp;Help</source>

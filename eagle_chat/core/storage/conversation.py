@@ -31,6 +31,9 @@ class Message:
     thinking: str = ""  # an assistant reply's reasoning, kept apart from its answer (``content``)
     parent_id: int | None = None  # the message this one follows (None: the first of its conversation)
     made_with: dict | None = None  # a reply's model and generation settings (see branches.made_with)
+    # an agent reply's tool steps, in order: {"content": the step's prose, "calls": [{"id", "name",
+    # "arguments", "server", "tool", "status", "result", "is_error", "seconds"}]}; ``content`` is the answer
+    tool_steps: list[dict] | None = None
 
 
 @dataclass
@@ -53,7 +56,10 @@ class Conversation:
         disk. A stopped or interrupted reply is kept, as the user saw it.
         """
         turns = [{"role": "system", "content": self.system_prompt}] if self.system_prompt.strip() else []
-        turns += [{"role": m.role, "content": m.content} for m in self._sent(len(self.messages))]
+        for message in self._sent(len(self.messages)):
+            turns += tool_turns(message)
+            if message.content or not message.tool_steps:
+                turns.append({"role": message.role, "content": message.content})
         return turns
 
     def memory_start(self) -> Message | None:
@@ -74,7 +80,8 @@ class Conversation:
             following = self.messages[index + 1] if index + 1 < len(self.messages) else None
             if message.role == "user" and following is not None and following.status == "failed":
                 continue
-            if message.role == "assistant" and (message.status == "failed" or not message.content):
+            if message.role == "assistant" and (message.status == "failed"
+                                                or not (message.content or message.tool_steps)):
                 continue
             sent.append(message)
         return sent
@@ -83,3 +90,16 @@ class Conversation:
         """A title made from the first user message."""
         line = " ".join(text.split())
         return (line[: limit - 1] + "…") if len(line) > limit else (line or DEFAULT_TITLE)
+
+
+def tool_turns(message: Message) -> list[dict]:
+    """An agent reply's tool steps as the chat template reads them: per step the assistant's calls, then one
+    ``tool`` message per call with its result (what the model read then: a denied call says so)."""
+    turns: list[dict] = []
+    for step in message.tool_steps or []:
+        calls = step.get("calls", [])
+        turns.append({"role": "assistant", "content": step.get("content", ""), "tool_calls": [
+            {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c.get("arguments") or "{}"}}
+            for c in calls]})
+        turns += [{"role": "tool", "tool_call_id": c["id"], "content": c.get("result", "")} for c in calls]
+    return turns

@@ -11,7 +11,9 @@ alternatives.
 from __future__ import annotations
 
 import datetime as dt
+import html
 import json
+import re
 from typing import Any
 
 from eagle_chat.core.errors import UserError
@@ -55,6 +57,7 @@ def to_json(conversation: Conversation) -> dict[str, Any]:
                 "created": m.created,
                 "stats": m.stats.to_dict() if m.stats is not None else None,
                 "made_with": m.made_with,
+                "tool_steps": m.tool_steps,
             }
             for m in every
         ],
@@ -133,6 +136,7 @@ def to_markdown(conversation: Conversation) -> str:
                 summary = f"Thought for {message.stats.thinking_ms / 1000:.1f} s"
             lines += ["<details>", f"<summary>{summary}</summary>", "", close_fences(message.thinking.strip()), "",
                       "</details>", ""]
+        lines += _tool_steps_markdown(message.tool_steps)
         note = ""
         if message.stats is not None:
             footnotes += 1
@@ -222,7 +226,42 @@ def _message(row: Any, place: int, seen: set[int]) -> Message:
         role=row["role"], content=_text(row, "content", where), id=number, created=_number(row, "created", where),
         status=status, stats=stats, error=error if isinstance(error, str) else None,
         thinking=_text(row, "thinking", where), parent_id=parent, made_with=made_with,
+        tool_steps=_tool_steps(row.get("tool_steps"), place),
     )
+
+
+def _tool_steps(value: Any, place: int) -> list[dict] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(step, dict) and isinstance(step.get("calls", []), list)
+                                              and all(isinstance(c, dict) and isinstance(c.get("id"), str)
+                                                      and isinstance(c.get("name"), str) for c in step.get("calls", []))
+                                              for step in value):
+        raise ConversationFileError("The tool steps of message {place} cannot be read.", place=place)
+    return value
+
+
+def _tool_steps_markdown(steps: list[dict] | None) -> list[str]:
+    """An agent reply's tool calls: one <details> block each, the arguments and result fenced (the result
+    is a tool's untrusted text: a fence longer than any run of backticks in it keeps it inert)."""
+    lines: list[str] = []
+    for step in steps or []:
+        if step.get("content"):
+            lines += [close_fences(step["content"].rstrip()), ""]
+        for call in step.get("calls", []):
+            summary = f"Tool call: {call.get('tool') or call['name']} · {call.get('status', '')}"
+            if call.get("status") in ("done", "error"):
+                summary += f" · {call.get('seconds', 0.0):.2f} s"
+            lines += ["<details>", f"<summary>{html.escape(summary)}</summary>", "",
+                      _fenced(call.get("arguments") or "{}", "json"), "", _fenced(call.get("result", ""), "text"), "",
+                      "</details>", ""]
+    return lines
+
+
+def _fenced(text: str, info: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{info}\n{text}\n{fence}"
 
 
 def _text(row: dict, key: str, where: str) -> str:

@@ -13,6 +13,7 @@ Versions:
    of the visible path); ``messages.thinking`` (reasoning kept apart from the answer) and
    ``messages.made_with`` (a reply's model and settings, JSON). Version-1 replies whose raw
    ``<think>…</think>`` was saved inside their text get it moved to ``thinking``.
+3. agent mode: ``messages.tool_steps`` (an agent reply's tool calls and results, JSON; NULL for others).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from eagle_chat.core.generation.reasoning import OPEN_TAG, split_reasoning
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _to_v2(db: sqlite3.Connection) -> None:
@@ -50,7 +51,11 @@ def _to_v2(db: sqlite3.Connection) -> None:
                    (split.answer, split.thinking, message_id))
 
 
-STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2}  # version reached -> the step
+def _to_v3(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE messages ADD COLUMN tool_steps TEXT")
+
+
+STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2, 3: _to_v3}  # version reached -> the step
 
 
 def upgrade(db: sqlite3.Connection, version: int, path: Path | None = None) -> int:

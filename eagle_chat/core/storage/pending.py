@@ -81,9 +81,9 @@ class InsertMessage(Op):
         m.parent_id = self.parent.id if self.parent is not None else None
         cur = db.execute(
             "INSERT INTO messages (id, conversation_id, role, content, status, stats, error, created, parent_id, "
-            "thinking, made_with) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "thinking, made_with, tool_steps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (m.id, c.id, m.role, m.content, m.status, stats_json(m.stats), m.error, m.created, m.parent_id,
-             m.thinking, to_json(m.made_with)),
+             m.thinking, to_json(m.made_with), to_json(m.tool_steps)),
         )
         m.id = cur.lastrowid
         db.execute("UPDATE conversations SET updated = ?, title = ?, current_id = ? WHERE id = ?",
@@ -100,9 +100,10 @@ class UpdateMessage(Op):
     def apply(self, db):
         m = self.message
         db.execute(
-            "UPDATE messages SET content = ?, thinking = ?, status = ?, stats = ?, error = ?, made_with = ? "
-            "WHERE id = ?",
-            (m.content, m.thinking, m.status, stats_json(m.stats), m.error, to_json(m.made_with), m.id),
+            "UPDATE messages SET content = ?, thinking = ?, status = ?, stats = ?, error = ?, made_with = ?, "
+            "tool_steps = ? WHERE id = ?",
+            (m.content, m.thinking, m.status, stats_json(m.stats), m.error, to_json(m.made_with),
+             to_json(m.tool_steps), m.id),
         )
 
     def same_as(self, other):

@@ -10,6 +10,7 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 from eagle_chat.ui.chat import message_links, message_parts
 from eagle_chat.ui.chat.markdown_html import SAFE_LINK_SCHEMES
 from eagle_chat.ui.chat.thinking_block import LINK_PREFIX as THINKING_LINK
+from eagle_chat.ui.chat.tool_blocks import LINK_PREFIX as TOOL_LINK
 
 
 def follow(view, url: QUrl) -> None:
@@ -30,6 +31,12 @@ def follow(view, url: QUrl) -> None:
         return
     if target.startswith(THINKING_LINK):
         view.toggle_thinking(int(target[len(THINKING_LINK):]))
+        return
+    if target.startswith(TOOL_LINK):
+        message_id, call_id = target[len(TOOL_LINK):].split(":", 1)
+        view.thinking.tools.toggle(call_id)
+        view.thinking.toggle(int(message_id))  # toggle_thinking flips it back and redraws the reply
+        view.toggle_thinking(int(message_id))
         return
     if not target.lower().startswith(SAFE_LINK_SCHEMES):
         view.sig_link_refused.emit(target)

@@ -81,10 +81,10 @@ class MessageActions(QObject):
         c, settings = self.controller, self.window.generation_settings
         if action == "edit":
             self.start_edit(message)
-        elif action == "generate":
-            c.answer(message, settings())
+        elif action == "generate":  # a new reply: agent mode applies, as to a sent message
+            c.answer(message, self.window.agent.first_step(settings()))
         elif action == "regenerate":
-            c.regenerate(message, settings())
+            c.regenerate(message, self.window.agent.first_step(settings()))
         elif action == "vary":
             self.vary(message)
         elif action == "continue":
@@ -100,13 +100,13 @@ class MessageActions(QObject):
         deleted, that question's reply (regenerating an earlier one would leave the question behind)."""
         path = self.controller.conversation.messages if self.controller.conversation else []
         if path and path[-1].role == "user":
-            self.controller.answer(path[-1], self.window.generation_settings())
+            self.controller.answer(path[-1], self.window.agent.first_step(self.window.generation_settings()))
             return
         reply = self.controller.last_message("assistant")
         if reply is None:
             self.window.show_notice(self.tr("There is no reply to regenerate yet."), error=True)
             return
-        self.controller.regenerate(reply, self.window.generation_settings())
+        self.controller.regenerate(reply, self.window.agent.first_step(self.window.generation_settings()))
 
     def vary(self, reply: Message) -> None:
         """A reply that repeats an earlier version word for word (greedy decoding): regenerate it with sampling

@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QTextBlockFormat, QTextCharFormat, QTextCursor
 
 from eagle_chat.core.storage.conversation import Message
 from eagle_chat.ui import theme
+from eagle_chat.ui.chat.tool_blocks import ToolBlocks
 from eagle_chat.ui.i18n import translate
 
 LINK_PREFIX = "thinking:"
@@ -34,6 +35,7 @@ class ThinkingBlocks:
 
     def __init__(self) -> None:
         self.expanded: set[int] = set()
+        self.tools = ToolBlocks()  # an agent reply's tool calls come after its thinking, before its answer
         self._seen_answer: dict[int, float] = {}  # reply id -> seconds it thought, as seen live
 
     def clear(self) -> None:
@@ -57,6 +59,10 @@ class ThinkingBlocks:
         return self._seen_answer.get(message.id)
 
     def html(self, message: Message) -> str:
+        """What comes before ``message``'s answer: its thinking block and its tool calls."""
+        return self._thinking_html(message) + self.tools.html(message)
+
+    def _thinking_html(self, message: Message) -> str:
         """The block for ``message`` ("" if it has no thinking); while live, only its header (the thoughts
         are appended by :meth:`append_live`)."""
         if not message.thinking:
