@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from eagle_chat.core.serving import responses as out
 from eagle_chat.core.serving.backend import Job
-from eagle_chat.core.serving.guards import send_error
 from eagle_chat.core.serving.responses_input import ResponsesRequest
 from eagle_chat.core.serving.responses_output import ResponseOutput, sse_event
 from eagle_chat.core.serving.runs import Run, engine_error
@@ -26,25 +24,17 @@ class ResponsesRun(Run):
         self.output = ResponseOutput(parsed.chat.model, parsed.echo)
 
     async def _stream(self, send) -> None:
-        first = True
-        while True:
-            event = await self.job.next_event()
-            if event.kind == "started":
-                continue
-            if event.kind == "failed" and first:
-                error = engine_error(event, self.job)
-                await send_error(send, error)
-                return self._log(error.status, error.code)
-            if first:
-                first = False
-                await send({"type": "http.response.start", "status": 200, "headers": out.SSE_HEADERS})
-                await _send(send, self.output.start())
+        event = await self._open_stream(send)
+        if event is not None:
+            await _send(send, self.output.start())
+        while event is not None:
             if event.kind == "failed":
                 await _send(send, self.output.failed(engine_error(event, self.job).body()["error"]), end=True)
                 return self._log(200, "failed")
             if event.kind == "chunk":
                 piece = self._feed(event.text)
                 await _send(send, self.output.feed(piece.reasoning, piece.content, piece.calls))
+                event = await self._next_event()
                 continue
             piece = self.text.finish()
             events = self.output.feed(piece.reasoning, piece.content, piece.calls)

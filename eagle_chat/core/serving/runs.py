@@ -52,18 +52,26 @@ class Run(Response):
             watcher.cancel()
             self._done()
 
+    async def _open_stream(self, send) -> Event | None:
+        """The job's first event, with the event stream begun (status 200); None if the job failed before
+        anything streamed: that is answered as an error response with its own status."""
+        event = await self._next_event()
+        if event.kind == "failed":
+            error = engine_error(event, self.job)
+            await send_error(send, error)
+            self._log(error.status, error.code)
+            return None
+        await send({"type": "http.response.start", "status": 200, "headers": out.SSE_HEADERS})
+        return event
+
+    async def _next_event(self) -> Event:
+        while (event := await self.job.next_event()).kind == "started":
+            pass
+        return event
+
     async def _stream(self, send) -> None:
-        first = True
-        while True:
-            event = await self.job.next_event()
-            if event.kind == "started":
-                continue
-            if event.kind == "failed" and first:
-                error = engine_error(event, self.job)
-                await send_error(send, error)
-                return self._log(error.status, error.code)
-            if first:
-                await send({"type": "http.response.start", "status": 200, "headers": out.SSE_HEADERS})
+        first, event = True, await self._open_stream(send)
+        while event is not None:
             if event.kind == "failed":
                 payload = out.sse({"error": engine_error(event, self.job).body()["error"]}) + out.SSE_DONE
                 await send({"type": "http.response.body", "body": payload, "more_body": False})
@@ -75,7 +83,7 @@ class Run(Response):
                     if self.req.continuous_usage:
                         payload["usage"] = {"completion_tokens": event.tokens}
                     await send({"type": "http.response.body", "more_body": True, "body": out.sse(payload)})
-                first = False
+                first, event = False, await self._next_event()
                 continue
             piece = self.text.finish()
             stats, finish = event.result.stats, self._finish_reason(event)
