@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import shot_kit  # noqa: E402 - beside this script (tools/)
 
 
 def main() -> int:
@@ -61,10 +62,7 @@ def main() -> int:
     window.show()
 
     def pump(until, timeout=120.0):
-        deadline = time.monotonic() + timeout
-        while not until() and time.monotonic() < deadline:
-            app.processEvents()
-            time.sleep(0.002)
+        shot_kit.pump(app, until, timeout)
 
     pump(lambda: window.controller.state == "ready")
     if first_start:

@@ -15,11 +15,11 @@ import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+import shot_kit  # noqa: E402 - beside this script (tools/)
 
 
 def main() -> int:
@@ -31,7 +31,6 @@ def main() -> int:
         "command": sys.executable, "args": [str(ROOT / "tests" / "mcp_servers" / "tools_server.py")],
         "env": {"ONLY_TOOLS": "add,weather"}, "autoApprove": ["add", "weather"]}}}))
     from PySide6.QtCore import QUrl
-    from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
     from eagle_chat.app import create_main_window
@@ -43,10 +42,7 @@ def main() -> int:
     window.show()
 
     def pump(until, timeout=120.0):
-        deadline = time.monotonic() + timeout
-        while not until() and time.monotonic() < deadline:
-            app.processEvents()
-            time.sleep(0.002)
+        shot_kit.pump(app, until, timeout)
 
     pump(lambda: window.controller.state == "ready")
     pump(lambda: window.agent.hub.wait_started(0), 60)
@@ -60,16 +56,8 @@ def main() -> int:
         pump(lambda: window.agent._run is None and window.controller.state == "ready")
     first = next(m for m in window.controller.conversation.messages if m.tool_steps)
     anchors.follow(window.chat, QUrl(f"toolcall:{first.id}:{first.tool_steps[0]['calls'][0]['id']}"))
-    for _ in range(50):
-        app.processEvents()
-        time.sleep(0.01)
-    shot = QGuiApplication.primaryScreen().grabWindow(0)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    shot.copy(0, 0, 1280, 720).save(str(out))
-    window.close()
-    pump(lambda: window.closer.done, 60)
-    print(f"saved {out} ({out.stat().st_size} bytes)")
-    return 0
+    shot_kit.settle(app, 50)
+    return shot_kit.save_screen_and_close(window, app, out)
 
 
 if __name__ == "__main__":

@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import shot_kit  # noqa: E402 - beside this script (tools/)
 
 
 def main() -> int:
@@ -43,10 +43,7 @@ def main() -> int:
     window.show()
 
     def pump(until, timeout=120.0):
-        deadline = time.monotonic() + timeout
-        while not until() and time.monotonic() < deadline:
-            app.processEvents()
-            time.sleep(0.002)
+        shot_kit.pump(app, until, timeout)
 
     pump(lambda: window.controller.state == "ready")
     return math_shot(window, app, pump, conversation_id, out)
@@ -87,22 +84,13 @@ def save_math_conversation() -> int:
 
 def math_shot(window, app, pump, conversation_id: int, out: Path) -> int:
     """The saved maths conversation, opened, once its formulas are drawn."""
-    from PySide6.QtGui import QGuiApplication
 
     from eagle_chat.ui.math import images
 
     window.controller.open_conversation(conversation_id)
     pump(lambda: images.shared().made_count >= 8 and images.shared().pending() == 0, 60)
-    for _ in range(30):
-        app.processEvents()
-        time.sleep(0.01)
-    shot = QGuiApplication.primaryScreen().grabWindow(0)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    shot.copy(0, 0, 1280, 720).save(str(out))
-    window.close()
-    pump(lambda: window.closer.done, 60)
-    print(f"saved {out} ({out.stat().st_size} bytes)")
-    return 0
+    shot_kit.settle(app)
+    return shot_kit.save_screen_and_close(window, app, out)
 
 
 if __name__ == "__main__":
