@@ -78,6 +78,10 @@
         <translation>工具调用</translation>
     </message>
     <message>
+        <source>Tool use modes</source>
+        <translation>工具使用模式</translation>
+    </message>
+    <message>
         <source>Off</source>
         <translation>关闭</translation>
     </message>

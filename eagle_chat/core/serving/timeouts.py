@@ -32,6 +32,9 @@ class Timeouts:
     keep_alive_s: float = 5.0  # an idle connection between requests (uvicorn's timeout_keep_alive)
 
 
+LINGER_S = 1.0  # how long a timed-out connection's late bytes are read and dropped before it is closed
+
+
 def timed_protocol(timeouts: Timeouts) -> type[H11Protocol]:
     """uvicorn's h11 protocol with the header and body clocks of ``timeouts`` (pass as ``Config(http=…)``)."""
     return type("TimedH11Protocol", (_TimedH11Protocol,), {"timeouts": timeouts})
@@ -51,10 +54,13 @@ class _TimedH11Protocol(H11Protocol):
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         self._clock = None  # (phase, TimerHandle): the clock running now, if any
+        self._lingering = False
         super().connection_made(transport)
         self._arm("headers", self.timeouts.header_s)  # a silent connection is cut off too
 
     def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # past its timeout: read and dropped, so closing does not reset the connection (see _expired)
         super().data_received(data)
         self._follow()
 
@@ -106,4 +112,12 @@ class _TimedH11Protocol(H11Protocol):
             if cycle is not None:
                 cycle.disconnected = True  # the app's answer, if it writes one now, goes nowhere
             self.transport.write(_timeout_response(phase, seconds))
-        self.transport.close()
+        if self.transport.can_write_eof():
+            # A lingering close: send the 408 and our FIN, then read and drop what the client still sends for a
+            # moment. Closing a socket with unread bytes in it sends a reset instead, which can reach the client
+            # before the 408 does, so it never sees why.
+            self._lingering = True
+            self.transport.write_eof()
+            self.loop.call_later(LINGER_S, self.transport.close)
+        else:
+            self.transport.close()

@@ -46,6 +46,7 @@ class AgentLoop(QObject):
         self.combo = QComboBox(window)
         self.combo.setObjectName("toolUseCombo")
         self.combo.setAccessibleName(self.tr("Tool use"))
+        self.combo.view().setAccessibleName(self.tr("Tool use modes"))  # the list it pops up
         for text, mode in ((self.tr("Off"), "off"), (self.tr("Auto"), "auto"), (self.tr("Required"), "required")):
             self.combo.addItem(text, mode)
         self.combo.setToolTip(self.tr("Let the model call the tools of the MCP servers in mcp.json"))
