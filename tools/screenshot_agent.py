@@ -31,20 +31,14 @@ def main() -> int:
         "command": sys.executable, "args": [str(ROOT / "tests" / "mcp_servers" / "tools_server.py")],
         "env": {"ONLY_TOOLS": "add,weather"}, "autoApprove": ["add", "weather"]}}}))
     from PySide6.QtCore import QUrl
-    from PySide6.QtWidgets import QApplication
 
-    from eagle_chat.app import create_main_window
     from eagle_chat.ui.chat import anchors
 
-    window = create_main_window([])
-    app = QApplication.instance()
-    window.setGeometry(0, 0, 1280, 720)
-    window.show()
+    window, app = shot_kit.open_ready_window()
 
     def pump(until, timeout=120.0):
         shot_kit.pump(app, until, timeout)
 
-    pump(lambda: window.controller.state == "ready")
     pump(lambda: window.agent.hub.wait_started(0), 60)
     combo = window.agent.combo
     combo.setCurrentIndex(combo.findData("required"))

@@ -32,20 +32,13 @@ def main() -> int:
     from eagle_chat.settings import Settings, save_settings
 
     save_settings(Settings(theme=theme), paths.settings_file())
-    from PySide6.QtWidgets import QApplication
-
-    from eagle_chat.app import create_main_window
 
     conversation_id = save_math_conversation()
-    window = create_main_window([])
-    app = QApplication.instance()
-    window.setGeometry(0, 0, 1280, 720)
-    window.show()
+    window, app = shot_kit.open_ready_window()
 
     def pump(until, timeout=120.0):
         shot_kit.pump(app, until, timeout)
 
-    pump(lambda: window.controller.state == "ready")
     return math_shot(window, app, pump, conversation_id, out)
 
 

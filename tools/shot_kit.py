@@ -15,6 +15,20 @@ def pump(app, until, timeout: float = 120.0) -> None:
         time.sleep(0.002)
 
 
+def open_ready_window(width: int = 1280, height: int = 720):
+    """The app's main window at (0, 0, ``width``, ``height``), shown and with its model ready: (window, app)."""
+    from PySide6.QtWidgets import QApplication
+
+    from eagle_chat.app import create_main_window
+
+    window = create_main_window([])
+    app = QApplication.instance()
+    window.setGeometry(0, 0, width, height)
+    window.show()
+    pump(app, lambda: window.controller.state == "ready")
+    return window, app
+
+
 def settle(app, frames: int = 30) -> None:
     """Let queued paints and timers run for ``frames`` × 10 ms."""
     for _ in range(frames):

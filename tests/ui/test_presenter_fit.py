@@ -20,22 +20,18 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = r"""
-import json, sys, time
-from PySide6.QtCore import QEvent, QRect
+import json, sys
 from PySide6.QtGui import QFontInfo, QGuiApplication
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 from eagle_chat.app import create_main_window
 from eagle_chat.ui.speed.verdict_board import headline_text
+from tests.ui import fit_probe
 
 window = create_main_window([])
 app = QApplication.instance()
 
 def pump(until=lambda: False, seconds=0.3):
-    deadline = None if seconds is None else time.monotonic() + seconds
-    while not until() and (deadline is None or time.monotonic() < deadline):
-        app.processEvents()
-        app.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
-        time.sleep(0.005)
+    fit_probe.pump(app, until, seconds)
 
 window.show()
 pump(lambda: window.controller.state in ("ready", "empty"), None)
@@ -49,13 +45,7 @@ pump()
 screen = view.screen().geometry()
 
 def outside(widget, name):
-    rect = QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size())
-    shown, parent = rect, widget.parentWidget()
-    while parent is not None:  # what its parents leave of it (a squeezed layout cuts a child off)
-        shown = shown.intersected(QRect(parent.mapToGlobal(parent.rect().topLeft()), parent.size()))
-        parent = parent.parentWidget()
-    whole = shown == rect and not rect.isEmpty()
-    return [] if screen.contains(rect) and whole else [f"{name} at {rect.getRect()} (shown whole: {whole})"]
+    return fit_probe.outside(widget, name, screen)
 
 def cut(widget, name):
     # a caption narrower than its text, or a wrapped label lower than its lines

@@ -17,12 +17,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = r"""
-import json, sys, time
-from PySide6.QtCore import QEvent, QRect
+import json, sys
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 from eagle_chat.app import create_main_window
 from eagle_chat.ui.shortcuts_dialog import open_shortcuts_dialog
+from tests.ui import fit_probe
 
 KEY_WIDGETS = ["chatView", "promptEdit", "sendButton", "stopButton", "deviceCombo", "assistantTokensSlider",
                "speedChart", "compareButton", "statsLabel", "serverToggle", "stateLabel", "modelLabel",
@@ -33,22 +33,10 @@ app = QApplication.instance()
 area = QGuiApplication.primaryScreen().availableGeometry()
 
 def pump(until=lambda: False, seconds=0.3):
-    # Until until() holds; for seconds at most, or (None) as long as it takes: a load or a close ends by
-    # itself, however loaded the machine; the caller's subprocess timeout bounds a hang.
-    deadline = None if seconds is None else time.monotonic() + seconds
-    while not until() and (deadline is None or time.monotonic() < deadline):
-        app.processEvents()
-        app.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)  # what the event loop does between events
-        time.sleep(0.005)
+    fit_probe.pump(app, until, seconds)
 
 def outside(widget, name):
-    rect = QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size())
-    shown, parent = rect, widget.parentWidget()
-    while parent is not None:  # what its parents leave of it (a squeezed layout cuts a child off)
-        shown = shown.intersected(QRect(parent.mapToGlobal(parent.rect().topLeft()), parent.size()))
-        parent = parent.parentWidget()
-    whole = shown == rect and not rect.isEmpty()
-    return [] if area.contains(rect) and whole else [f"{name} at {rect.getRect()} (shown whole: {whole})"]
+    return fit_probe.outside(widget, name, area)
 
 window.show()
 pump(lambda: window.controller.state in ("ready", "empty"), None)
