@@ -44,9 +44,16 @@ def add_home_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_home_before_subcommand(parser: argparse.ArgumentParser) -> None:
+    """``--home DIR`` before a subcommand too (``models --home DIR list`` as ``models list --home DIR``)."""
+    parser.add_argument("--home", dest="home_before_command", metavar="DIR", help=argparse.SUPPRESS)
+
+
 def apply_home(args: argparse.Namespace) -> None:
-    if getattr(args, "home", None):
-        set_home(args.home)
+    """Use the ``--home`` given, after the subcommand or before it."""
+    home = getattr(args, "home", None) or getattr(args, "home_before_command", None)
+    if home:
+        set_home(home)
 
 
 def _dir(kind: str) -> Path:

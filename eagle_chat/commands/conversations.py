@@ -16,7 +16,7 @@ from pathlib import Path
 
 from eagle_chat import paths
 from eagle_chat.core.errors import UserError
-from eagle_chat.paths import add_home_argument, apply_home
+from eagle_chat.paths import add_home_argument, add_home_before_subcommand, apply_home
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -27,7 +27,7 @@ def conversations_parser() -> argparse.ArgumentParser:
         prog="eagle-chat conversations",
         description="List your conversations, export one as Markdown or JSON, import a JSON export.",
     )
-    parser.add_argument("--home", dest="home_before_command", metavar="DIR", help=argparse.SUPPRESS)
+    add_home_before_subcommand(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("list", help="id, title, messages and last change of every conversation, newest first")
@@ -48,7 +48,6 @@ def conversations_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = conversations_parser().parse_args(argv)
-    args.home = args.home or args.home_before_command
     apply_home(args)
     from eagle_chat.core.storage.store import ConversationStore
 

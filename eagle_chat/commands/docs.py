@@ -19,7 +19,7 @@ from pathlib import Path
 
 from eagle_chat import paths
 from eagle_chat.core.errors import UserError
-from eagle_chat.paths import add_home_argument, apply_home
+from eagle_chat.paths import add_home_argument, add_home_before_subcommand, apply_home
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -29,7 +29,7 @@ EMBEDDER_DIR_KEY = "embedder_dir"
 def docs_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="eagle-chat docs",
                                      description="Index documents on this machine and search them.")
-    parser.add_argument("--home", dest="home_before_command", metavar="DIR", help=argparse.SUPPRESS)
+    add_home_before_subcommand(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def embedder_options(p):
@@ -68,7 +68,6 @@ def docs_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     parser = docs_parser()
     args = parser.parse_args(argv)
-    args.home = args.home or args.home_before_command
     apply_home(args)
     if args.command == "search" and args.k < 1:
         parser.error("--k must be at least 1")

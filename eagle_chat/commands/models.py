@@ -16,7 +16,7 @@ from pathlib import Path
 from eagle_chat import paths
 from eagle_chat.core.device_kinds import DEVICE_KINDS
 from eagle_chat.core.errors import UserError
-from eagle_chat.paths import add_home_argument, apply_home
+from eagle_chat.paths import add_home_argument, add_home_before_subcommand, apply_home
 from eagle_chat.ui.texts import progress_text
 
 EXIT_FAILED = 1
@@ -30,7 +30,7 @@ def models_parser() -> argparse.ArgumentParser:
         description="Manage target + EAGLE-3 draft model pairs: download known pairs, add folders you "
         "already have, list and remove them.",
     )
-    parser.add_argument("--home", dest="home_before_command", metavar="DIR", help=argparse.SUPPRESS)
+    add_home_before_subcommand(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("list", help="installed pairs, pairs available to download, unfinished downloads")
@@ -68,7 +68,6 @@ def models_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     parser = models_parser()
     args = parser.parse_args(argv)
-    args.home = args.home or args.home_before_command  # `models --home DIR list` and `models list --home DIR`
     apply_home(args)
     handler = {"list": cmd_list, "pull": cmd_pull, "import": cmd_import, "remove": cmd_remove}[args.command]
     return handler(args)

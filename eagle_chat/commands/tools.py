@@ -14,7 +14,7 @@ import sys
 
 from eagle_chat import paths
 from eagle_chat.core.errors import UserError
-from eagle_chat.paths import add_home_argument, apply_home
+from eagle_chat.paths import add_home_argument, add_home_before_subcommand, apply_home
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -25,7 +25,7 @@ def tools_parser() -> argparse.ArgumentParser:
         prog="eagle-chat tools",
         description=f"Check the MCP servers in mcp.json (in the config folder; {paths.HOME_ENV} moves it).",
     )
-    parser.add_argument("--home", dest="home_before_command", metavar="DIR", help=argparse.SUPPRESS)
+    add_home_before_subcommand(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("list", help="start every enabled server and list its status and tools")
@@ -44,7 +44,6 @@ def tools_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = tools_parser().parse_args(argv)
-    args.home = args.home or args.home_before_command
     apply_home(args)
     from eagle_chat.core.tools.config import load_servers
 
