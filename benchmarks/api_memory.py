@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 
-from _common import ROOT, private_home
+from _common import ROOT, private_home, rss_mb
 
 WORDS = ("parser token cache block memory thread socket request history budget prefix window draft model "
          "speculative accept verify stream chunk reply turn system user assistant tensor kernel shape").split()
@@ -46,14 +46,6 @@ def history(rng: random.Random, size: int, index: int) -> list[dict]:
             total += len(text)
     messages.append({"role": "user", "content": f"Request {index}: summarise the above in one line."})
     return messages
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def rss_tree_mb(pid: int) -> tuple[float, float]:

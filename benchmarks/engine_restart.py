@@ -27,19 +27,6 @@ from _common import ROOT, median, private_home, rss_mb
 TINY = (ROOT / "tests" / "models" / "tiny-qwen3", ROOT / "tests" / "models" / "tiny-qwen3-eagle3")
 
 
-def host_rss_mb(pid: int | None) -> float:
-    if pid is None:
-        return 0.0
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
 def main() -> None:
     private_home()
     import faulthandler
@@ -105,7 +92,7 @@ def main() -> None:
         c.new_conversation()
         ask("Write a long story about a parser.")
         wait_until(lambda: bool(replies) and c.reply is None)
-        loaded = rss_mb(), host_rss_mb(c.engine_pid())
+        loaded = rss_mb(), rss_mb(c.engine_pid())
         restarted, first_text, finished = [], [], []
         for _crash in range(args.crashes):
             window.options.max_tokens.setValue(2048)
