@@ -113,6 +113,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self.reply: ReplyInFlight | None = None
         self.queue: collections.deque[ReplyInFlight] = collections.deque()
         self._ids = itertools.count(1)
+        self.last_request_id = 0  # the newest request's id, queued or running (request_queue._start sets it)
         self._load_ids = itertools.count(1)
         self._load_id: int | None = None  # the load whose result counts; any other is stale
         self.engine = EngineLink(self, {

@@ -82,7 +82,7 @@ class NextTurnPrefill(QObject):
         takes longer than ``idle_ms`` leaves the time the prefill needs."""
         if not (self.enabled and self.applies()):
             return False
-        self._api_next = (messages, settings, getattr(self.controller, "last_request_id", None))
+        self._api_next = (messages, settings, self.controller.last_request_id)
         if idle_ms <= 0:  # at once, before the client can send its next turn
             self._start_api()
         else:
@@ -93,7 +93,7 @@ class NextTurnPrefill(QObject):
         """The scheduled API prefill, unless a request came since (it is the next turn, or another one)."""
         pending, self._api_next = self._api_next, None
         c = self.controller
-        if pending is None or getattr(c, "last_request_id", None) != pending[2]:
+        if pending is None or c.last_request_id != pending[2]:
             return None
         if c.state != "ready" or c.reply is not None or c.queue:
             return None

@@ -91,7 +91,7 @@ class RequestQueue:
             settings = replace(settings, speculative=False)
         mode = "speculative" if settings.speculative else "baseline"
         request_id = next(self._ids)
-        self.last_request_id = request_id  # the newest request, queued or running (next_turn: was there one since)
+        self.last_request_id = request_id
         stop = job.stop if job is not None else threading.Event()
         live = live or (LiveReply(message, inside=False) if message is not None else None)
         reply = ReplyInFlight(request_id, mode, settings, stop, message, job, prompt, draft_free, live=live,
