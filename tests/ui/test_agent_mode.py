@@ -162,6 +162,8 @@ def test_the_tools_dialog_lists_servers_and_tools_and_turns_them_off(open_window
     server = tree.topLevelItem(0)
     assert server.text(0) == "local" and {server.child(i).text(0) for i in range(server.childCount())} == {"add", "weather"}
     weather = next(server.child(i) for i in range(server.childCount()) if server.child(i).text(0) == "weather")
+    # the names are shown whole (the column was once narrower than "weather", which Qt elided to "we…")
+    assert tree.columnWidth(0) >= tree.sizeHintForColumn(0)  # names whole (at 100 px Qt elided "weather" to "we…")
     weather.setCheckState(0, Qt.CheckState.Unchecked)
     assert window.agent.disabled == {("local", "weather")}
     offered = json_.loads(window.agent.first_step(window.generation_settings()).tools)

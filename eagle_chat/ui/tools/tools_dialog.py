@@ -70,6 +70,8 @@ class ToolsDialog(QDialog):
                 server.addChild(child)
             self.tree.addTopLevelItem(server)
             server.setExpanded(True)
+        for column in (0, 1):  # tool names and statuses whole; the details take the rest
+            self.tree.resizeColumnToContents(column)
         self.tree.blockSignals(False)
 
     def _changed(self, item: QTreeWidgetItem, column: int) -> None:
