@@ -187,6 +187,28 @@ def test_hovering_a_line_shows_that_replys_figures(qtbot):
     assert chart.tooltip_at(on_screen(chart, 1, 3.0, 550.0)) == ""
 
 
+def drawn_gap(chart: SpeedChart, key: int, pos: QPoint) -> float:
+    """Pixels from viewport ``pos`` to the straight two-point line ``key``."""
+    (a, b), p = [QPointF(chart.mapFromScene(chart.chart().mapToScene(chart.chart().mapToPosition(q, chart.series_for(key)))))
+                 for q in chart.series_for(key).points()], QPointF(pos)
+    cross = (b.x() - a.x()) * (p.y() - a.y()) - (b.y() - a.y()) * (p.x() - a.x())
+    return abs(cross) / math.hypot(b.x() - a.x(), b.y() - a.y())
+
+
+def test_where_lines_cross_the_line_drawn_on_top_names_itself(qtbot):
+    chart = shown_chart(qtbot)
+    chart.begin(1, "speculative")
+    chart.add_points(1, [(0.0, 100.0), (4.0, 900.0)])
+    chart.begin(2, "baseline")  # later, so drawn over line 1; they cross at (2.0, 500.0)
+    chart.add_points(2, [(0.0, 900.0), (4.0, 100.0)])
+    chart.flush()
+    # Just past the crossing: nearer line 1, yet within line 2's bold pen, which is drawn over line 1 there.
+    on_earlier = on_screen(chart, 1, 2.02, 504.0)
+    assert drawn_gap(chart, 1, on_earlier) < drawn_gap(chart, 2, on_earlier) <= 2.0
+    assert chart.tooltip_at(on_earlier).startswith("baseline — latest reply")
+    assert chart.tooltip_at(on_screen(chart, 1, 0.4, 180.0)).startswith("EAGLE-3 — earlier reply")
+
+
 def test_a_comparison_draws_the_newest_run_of_each_mode_bold(qtbot):
     chart = SpeedChart(latest_per_mode=True)
     qtbot.addWidget(chart)

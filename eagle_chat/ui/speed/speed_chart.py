@@ -26,6 +26,7 @@ MIN_HEIGHT = 170  # measured: below ~150 px Qt elides the axis labels even with 
 # The latest reply's line, and the earlier ones: thinner and faded, still visible on either theme.
 LATEST_WIDTH, EARLIER_WIDTH, EARLIER_STRENGTH = 3.0, 1.5, 0.47
 HOVER_DISTANCE = 8.0  # px from a line within which the tooltip names it
+ON_LINE = 2.0  # px: the pointer is on a drawn line (the later of two crossing lines is drawn on top)
 AXIS_FONT_SHARE = 0.9  # axis labels, titles and the legend, of the widget's font (large in demo mode)
 
 REDRAW_INTERVAL_MS = 250  # a speed curve reads fine at 4 Hz; each redraw takes CPU from inference
@@ -191,7 +192,8 @@ class SpeedChart(QChartView):
 
     def tooltip_at(self, pos) -> str:
         """The tooltip for viewport position ``pos``: the figures of the reply whose line passes within
-        ``HOVER_DISTANCE`` px of it (the latest line wins a tie), or "" away from every line."""
+        ``HOVER_DISTANCE`` px of it, or "" away from every line. Where lines cross, the one drawn on top
+        (the later one) wins when the pointer is on it, as the user sees it there."""
         point = self._chart.mapFromScene(self.mapToScene(pos))
         best, nearest = None, HOVER_DISTANCE
         for key in reversed(self._series):
@@ -199,6 +201,8 @@ class SpeedChart(QChartView):
             drawn = [self._chart.mapToPosition(p, series) for p in series.points()]
             gaps = [_distance_to_segment(point, a, b) for a, b in zip(drawn, drawn[1:])] or [
                 math.hypot(point.x() - p.x(), point.y() - p.y()) for p in drawn]
+            if gaps and min(gaps) <= ON_LINE:
+                return self._figures_text(key)
             if gaps and min(gaps) < nearest:
                 best, nearest = key, min(gaps)
         return "" if best is None else self._figures_text(best)
