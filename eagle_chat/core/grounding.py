@@ -10,12 +10,16 @@ The files attached to a conversation are indexed into the documents database und
 
 Numbers run through the conversation: a passage an earlier reply on the path was given keeps its number and
 is marked ``repeat`` (see :mod:`eagle_chat.core.storage.sources`), so whole documents go to the model once.
-The question's vector comes from the embedding model in a child process of its own
+A conversation can also search the **library** (the collection :data:`LIBRARY`: folders the user keeps
+indexed for every conversation, listed in the index's meta ``library_folders``); with it on, the reply gets
+the best passages from both the conversation's files and the library. The question's vector comes from the embedding model in a child process of its own
 (:class:`~eagle_chat.core.documents.embed_host.EmbeddingHost`), started ahead by :meth:`warm`.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 from pathlib import Path
 
@@ -28,6 +32,8 @@ from eagle_chat.core.storage.conversation import Conversation
 WHOLE_SHARE = 0.5  # of the context, the most whole documents may take (the rest: history, question, answer)
 DEFAULT_CONTEXT = 4096  # tokens, when the model does not say
 DEFAULT_K = 5
+LIBRARY = "library"
+LIBRARY_FOLDERS_KEY = "library_folders"
 
 
 def collection(conversation_id: int) -> str:
@@ -60,6 +66,30 @@ class DocumentGrounding:
         rows = [r for r in self.files(conversation_id) if paths is None or r.path in paths]
         return self.store.remove_files([r.id for r in rows])
 
+    # --- the library ----------------------------------------------------------------------------------------
+    def library_folders(self) -> list[str]:
+        try:
+            folders = json.loads(self.store.meta(LIBRARY_FOLDERS_KEY) or "[]")
+        except ValueError:
+            return []
+        return [f for f in folders if isinstance(f, str)]
+
+    def set_library_folders(self, folders: list[str]) -> None:
+        self.store.set_meta(LIBRARY_FOLDERS_KEY, json.dumps(sorted(set(folders))))
+
+    def remove_library_folder(self, folder: str) -> int:
+        """Forget ``folder`` and every library file under it; how many files went."""
+        self.set_library_folders([f for f in self.library_folders() if f != folder])
+        prefix = folder.rstrip(os.sep) + os.sep
+        return self.store.remove_files([r.id for r in self.store.files(LIBRARY)
+                                        if r.path == folder or r.path.startswith(prefix)])
+
+    def uses_library(self, conversation_id: int | None) -> bool:
+        return conversation_id is not None and self.store.meta(f"library:{collection(conversation_id)}") == "on"
+
+    def use_library(self, conversation_id: int, on: bool) -> None:
+        self.store.set_meta(f"library:{collection(conversation_id)}", "on" if on else "off")
+
     # --- the question's vector --------------------------------------------------------------------------
     def warm(self) -> None:
         """Start the embedding model's process in the background, so the first question does not wait."""
@@ -90,15 +120,20 @@ class DocumentGrounding:
         if conversation.id is None or not conversation.messages or conversation.messages[-1].role != "user":
             return None
         rows = self.files(conversation.id)
-        if not rows:
+        scopes = [collection(conversation.id)] if rows else []
+        if self.uses_library(conversation.id) and self.store.files(LIBRARY):
+            scopes.append(LIBRARY)
+        if not scopes:
             return None
         question = conversation.messages[-1].content
         budget = int((context_length or DEFAULT_CONTEXT) * WHOLE_SHARE)
-        passages = self._whole(rows, budget)
+        passages = self._whole(rows, budget) if scopes == [collection(conversation.id)] else None
         self.last_mode = "whole" if passages is not None else "passages"
         if passages is None:
-            hits = self.store.search(question, self._query_vector(question), k=self.k,
-                                     collection=collection(conversation.id))
+            vector = self._query_vector(question)
+            hits = sorted((h for scope in scopes for h in self.store.search(question, vector, k=self.k,
+                                                                             collection=scope)),
+                          key=lambda h: -h.score)[:self.k]
             passages = [(h.path, h.page, h.text, round(h.score, 6)) for h in hits]
         return number(passages, earlier(conversation))
 

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>AttachBar</name>
+    <message numerus="yes">
+        <source>Replies in this conversation also answer from the documents library (%n file(s))</source>
+        <translation>
+            <numerusform>Replies in this conversation also answer from the documents library (%n file)</numerusform>
+            <numerusform>Replies in this conversation also answer from the documents library (%n files)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MessageActions</name>
     <message numerus="yes">
         <source>Delete this message and the %n message(s) after it? Other versions stay.</source>

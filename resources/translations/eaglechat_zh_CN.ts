@@ -137,6 +137,18 @@
         <translation>为此对话添加文档（文本、Markdown、代码、HTML、PDF、DOCX）：回复会根据这些文档作答并注明出处。也可以把文件拖到窗口上，或粘贴文件路径。</translation>
     </message>
     <message>
+        <source>Library</source>
+        <translation>资料库</translation>
+    </message>
+    <message>
+        <source>Library…</source>
+        <translation>资料库…</translation>
+    </message>
+    <message>
+        <source>Folders indexed for every conversation: add, update, remove</source>
+        <translation>为所有对话建立索引的文件夹：添加、更新、移除</translation>
+    </message>
+    <message>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -153,6 +165,12 @@
     <message>
         <source>Remove {name}</source>
         <translation>移除 {name}</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replies in this conversation also answer from the documents library (%n file(s))</source>
+        <translation>
+            <numerusform>此对话的回复也会根据文档资料库作答（%n 个文件）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -489,6 +507,25 @@
     </message>
 </context>
 <context>
+    <name>DocumentLibrary</name>
+    <message>
+        <source>Looking at {n} files…</source>
+        <translation>正在查看 {n} 个文件…</translation>
+    </message>
+    <message>
+        <source>Starting to index…</source>
+        <translation>正在开始建立索引…</translation>
+    </message>
+    <message>
+        <source>Indexing {done} — {name}</source>
+        <translation>正在索引第 {done} 个 — {name}</translation>
+    </message>
+    <message>
+        <source>The library is up to date.</source>
+        <translation>资料库已是最新。</translation>
+    </message>
+</context>
+<context>
     <name>EngineStatus</name>
     <message>
         <source>Load the model again</source>
@@ -715,6 +752,53 @@ Data folder: {folder}</source>
         <translation>另一个 EagleChat 正在使用同一个数据文件夹，且没有响应；它可能仍在关闭。请稍候再启动 EagleChat。如果一直如此，请（在任务管理器中）结束另一个 EagleChat，然后重试。
 
 数据文件夹：{folder}</translation>
+    </message>
+</context>
+<context>
+    <name>LibraryDialog</name>
+    <message>
+        <source>Documents library</source>
+        <translation>文档资料库</translation>
+    </message>
+    <message>
+        <source>Folders indexed for every conversation. Tick “Library” above the message box to let a conversation&apos;s replies answer from them.</source>
+        <translation>为所有对话建立索引的文件夹。勾选消息框上方的“资料库”，即可让该对话的回复根据它们作答。</translation>
+    </message>
+    <message>
+        <source>Library folders</source>
+        <translation>资料库文件夹</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>Read changed files again and forget files that are gone</source>
+        <translation>重新读取已更改的文件，并忘记已不存在的文件</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop indexing the library</source>
+        <translation>停止为资料库建立索引</translation>
+    </message>
+    <message>
+        <source>{folder} — {n} files</source>
+        <translation>{folder} — {n} 个文件</translation>
+    </message>
+    <message>
+        <source>Add a folder to the library</source>
+        <translation>向资料库添加文件夹</translation>
     </message>
 </context>
 <context>

@@ -165,3 +165,48 @@ def chat_links_of(view) -> list[str]:
             it += 1
         block = block.next()
     return links
+
+
+def test_the_library_is_indexed_in_the_background_and_a_conversation_answers_from_it_when_ticked(
+        qtbot, open_window, tmp_path, monkeypatch):
+    window = open_window()
+    window.show()  # clicks land where the box is drawn
+    qtbot.waitExposed(window)
+    window.options.max_tokens.setValue(8)
+    folder = tmp_path / "library"
+    folder.mkdir()
+    (folder / "keeper.md").write_text("# Keeper\n\n" + FACT, encoding="utf-8")
+    (folder / "garden.txt").write_text(filler("garden", 5), encoding="utf-8")
+    bar, library = window.documents.bar, window.documents.library
+    assert not bar.library_check.isVisibleTo(window)  # no library yet
+    qtbot.mouseClick(bar.library_button, Qt.MouseButton.LeftButton)
+    dialog = library.dialog
+    assert dialog.isVisible() and dialog.folders.count() == 0 and not dialog.update_button.isEnabled()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(folder)))
+    with qtbot.waitSignal(library.runner.sig_finished, timeout=INDEX_TIMEOUT_MS):
+        qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    assert dialog.folders.item(0).text() == f"{folder} — 2 files"
+    assert dialog.progress.text() == "The library is up to date." and not dialog.stop_button.isVisible()
+    dialog.close()
+
+    assert bar.library_check.isVisibleTo(window) and not bar.library_check.isChecked()
+    plain, _ = send(qtbot, window, QUESTION)
+    assert plain.sources is None  # not ticked: the library is not asked
+    qtbot.mouseClick(bar.library_check, Qt.MouseButton.LeftButton)
+    grounded, _ = send(qtbot, window, QUESTION)
+    assert Path(grounded.sources[0]["path"]).name == "keeper.md" and FACT in grounded.sources[0]["text"]
+    window.new_conversation()  # the box is per conversation
+    assert bar.library_check.isVisibleTo(window) and not bar.library_check.isChecked()
+
+    (folder / "tides.txt").write_text(filler("tides", 3), encoding="utf-8")
+    (folder / "garden.txt").unlink()
+    dialog = library.open_dialog()
+    with qtbot.waitSignal(library.runner.sig_finished, timeout=INDEX_TIMEOUT_MS):
+        qtbot.mouseClick(dialog.update_button, Qt.MouseButton.LeftButton)
+    assert dialog.folders.item(0).text() == f"{folder} — 2 files"
+    assert sorted(Path(r.path).name for r in window.documents.grounding.store.files("library")) == [
+        "keeper.md", "tides.txt"]
+    dialog.folders.setCurrentRow(0)
+    qtbot.mouseClick(dialog.remove_button, Qt.MouseButton.LeftButton)
+    assert dialog.folders.count() == 0 and window.documents.grounding.store.files("library") == []
+    assert not bar.library_check.isVisibleTo(window)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 from eagle_chat.ui import theme
 from eagle_chat.ui.flow_layout import FlowLayout
@@ -23,6 +23,10 @@ class AttachBar(QWidget):
     """A file's chip was clicked: detach that path."""
     sig_stop = Signal()
     """Stop the indexing under way."""
+    sig_use_library = Signal(bool)
+    """The Library box was ticked (True) or cleared."""
+    sig_open_library = Signal()
+    """Library… was clicked."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -33,6 +37,13 @@ class AttachBar(QWidget):
             "Add documents to this conversation (text, Markdown, code, HTML, PDF, DOCX): replies answer from them "
             "and cite them. You can also drop files on the window or paste their paths."))
         self.attach_button.clicked.connect(self.sig_attach)
+        self.library_check = QCheckBox(self.tr("Library"))
+        self.library_check.setObjectName("useLibraryCheck")
+        self.library_check.clicked.connect(self.sig_use_library)
+        self.library_button = QPushButton(self.tr("Library…"))
+        self.library_button.setObjectName("libraryButton")
+        self.library_button.setToolTip(self.tr("Folders indexed for every conversation: add, update, remove"))
+        self.library_button.clicked.connect(self.sig_open_library)
         self.progress = QLabel()
         self.progress.setObjectName("indexProgress")
         self.stop_button = QPushButton(self.tr("Stop"))
@@ -44,11 +55,12 @@ class AttachBar(QWidget):
         self.chips.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.attach_button)
-        row.addWidget(self.chips_box, 1)
-        row.addWidget(self.progress)
-        row.addWidget(self.stop_button)
+        for widget, stretch in ((self.attach_button, 0), (self.library_button, 0), (self.library_check, 0),
+                                (self.chips_box, 3), (self.progress, 2), (self.stop_button, 0)):
+            row.addWidget(widget, stretch)
+        row.addStretch(1)  # with no chips and no progress, the buttons keep their size at the left
         self.show_progress("")
+        self.show_library(0, False)
 
     def show_files(self, files: list[tuple[str, int]]) -> None:
         """One chip per attached file: (path, passages)."""
@@ -68,6 +80,13 @@ class AttachBar(QWidget):
             chip.clicked.connect(lambda _=False, p=path: self.sig_detach.emit(p))
             self.chips.addWidget(chip)
         self.chips_box.setVisible(bool(files))
+
+    def show_library(self, files: int, using: bool) -> None:
+        """The Library box, when the library has ``files``; ticked when the conversation ``using`` it."""
+        self.library_check.setVisible(files > 0)
+        self.library_check.setChecked(using)
+        self.library_check.setToolTip(self.tr("Replies in this conversation also answer from the documents "
+                                              "library (%n file(s))", "", files))
 
     def show_progress(self, text: str, *, running: bool = False, error: bool = False) -> None:
         """The indexing line ("" hides it); ``running`` shows Stop."""

@@ -26,9 +26,9 @@ from eagle_chat.core.storage.conversation import Conversation
 from eagle_chat.ui.core_text import user_error_text
 from eagle_chat.ui.documents.attach_bar import AttachBar
 from eagle_chat.ui.documents.index_runner import IndexRunner
+from eagle_chat.ui.documents.library import DocumentLibrary
 
 EMBEDDER_DIR_KEY = "embedder_dir"  # the documents index's meta: the embedder ``eagle-chat docs add`` used
-DEVICE = "CPU"
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +39,11 @@ class ConversationDocuments(QObject):
         self.window = window
         self.controller = window.controller
         self.grounding: grounding.DocumentGrounding | None = None
+        self.device = "CPU"  # where the embedding model runs (small: the LLM keeps the GPU / NPU to itself)
         self.bar = AttachBar()
         window.composer.layout().insertWidget(0, self.bar)
         self.runner = IndexRunner(self)
+        self.library = DocumentLibrary(self)
         self._queue: list[tuple[int, list[Path]]] = []  # attach requests waiting for the run under way
         self._run: tuple[int, int] | None = None  # (conversation id, files) of the run under way
         self._failures: list[tuple[str, str]] = []  # (path, reason) of the run under way
@@ -49,6 +51,9 @@ class ConversationDocuments(QObject):
         self.bar.sig_attach.connect(self.choose_files)
         self.bar.sig_detach.connect(self.detach)
         self.bar.sig_stop.connect(self.stop)
+        self.bar.sig_use_library.connect(self.use_library)
+        self.bar.sig_open_library.connect(self.library.open_dialog)
+        self.library.sig_changed.connect(lambda: self._show(self.controller.conversation))
         self.runner.sig_started.connect(self._started)
         self.runner.sig_file.connect(self._file_done)
         self.runner.sig_finished.connect(self._finished)
@@ -71,7 +76,7 @@ class ConversationDocuments(QObject):
     def attach(self, files: list[Path]) -> bool:
         """Index ``files`` (files or folders) into the open conversation (one is started if none is open)."""
         files = [Path(os.path.abspath(p)) for p in files]
-        if not files or self._open_grounding() is None:
+        if not files or self.open_index() is None:
             return False
         conversation = self.controller.conversation or self.controller.new_conversation()
         self._queue.append((conversation.id, files))
@@ -84,6 +89,13 @@ class ConversationDocuments(QObject):
             self.grounding.forget(conversation.id, [path])
             self._show(conversation)
 
+    def use_library(self, on: bool) -> None:
+        """Let the open conversation's replies answer from the library too (or not)."""
+        if self.open_index() is None:
+            return
+        conversation = self.controller.conversation or self.controller.new_conversation()
+        self.grounding.use_library(conversation.id, on)
+
     def stop(self) -> None:
         self._queue.clear()
         self.runner.stop()
@@ -95,7 +107,7 @@ class ConversationDocuments(QObject):
         self._run, self._failures = (conversation_id, 0), []
         self.bar.show_progress(self.tr("Starting to index…"), running=True)
         self.runner.start(self.grounding.store.path, grounding.collection(conversation_id),
-                          self.grounding.embedder_dir, DEVICE, files)
+                          self.grounding.embedder_dir, self.device, files)
 
     def _started(self, files: int) -> None:
         self._run = (self._run[0] if self._run else 0, files)
@@ -133,7 +145,7 @@ class ConversationDocuments(QObject):
             return None
 
     # --- internals ----------------------------------------------------------------------------------------
-    def _open_grounding(self) -> grounding.DocumentGrounding | None:
+    def open_index(self) -> grounding.DocumentGrounding | None:
         if self.grounding is None:
             try:
                 database = paths.documents_database_file()
@@ -162,10 +174,13 @@ class ConversationDocuments(QObject):
     def _show(self, conversation: Conversation | None) -> None:
         """The open conversation's files as chips."""
         if self.grounding is None and paths.documents_database_file().exists():
-            self._open_grounding()
+            self.open_index()
         rows = self.grounding.files(conversation.id) if self.grounding is not None and conversation else []
         self.bar.show_files([(r.path, r.chunks) for r in rows])
-        if rows:
+        library = len(self.grounding.store.files(grounding.LIBRARY)) if self.grounding is not None else 0
+        using = library > 0 and self.grounding.uses_library(conversation.id if conversation else None)
+        self.bar.show_library(library, using)
+        if rows or using:
             self.grounding.warm()  # the first question does not wait for the embedding model to load
 
     def _forget_deleted(self) -> None:
@@ -196,6 +211,7 @@ class ConversationDocuments(QObject):
     def close(self) -> None:
         self._queue.clear()
         self.runner.wait()
+        self.library.close()
         if self.grounding is not None:
             self.grounding.close()
             self.grounding = None
