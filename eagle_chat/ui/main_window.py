@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.loads = ModelLoads(self)
         self.engine_status = EngineStatus(self)  # crash, restart, hung reply, unload: what the window says
         self.agent = AgentLoop(self)  # agent mode: the model calls the MCP tools of mcp.json, the user approves
+        self.speculation.follow_agent(self.agent)  # its "Required" grammar can turn drafting off (next-reply line)
         self._connect()
         self.demo = DemoKit(self)  # warm start after loads, quick tune, the one-click speed-demo pair
         self.binder.apply(self)
