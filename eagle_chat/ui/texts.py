@@ -106,6 +106,8 @@ def stats_summary(stats: GenerationStats) -> str:
                      else translate("texts", "{rate:.2f} tok/step").format(rate=stats.tokens_per_step))
         parts.append(translate("texts", "acceptance unknown") if stats.acceptance is None
                      else translate("texts", "acceptance {share:.0%}").format(share=stats.acceptance))
+    elif stats.drafting_off_by_grammar:  # a grammar on a reduced-vocabulary draft (grammar_texts)
+        parts.append(grammar_texts.figures_note())
     elif stats.mode == "remote":  # a server that does not say how it decoded (OpenVINO Model Server)
         parts.append(translate("texts", "draft tokens and acceptance unknown (not reported by the server)"))
     if stats.runs > 1:

@@ -180,7 +180,8 @@ class AgentLoop(QObject):
         calls = [{"id": c.id, "name": c.name, "arguments": c.arguments, "status": "asked", "result": "",
                   "is_error": False, "seconds": 0.0, "parse_error": c.error} for c in reply.calls]
         figures = {"tokens": result.stats.generated_tokens, "ttft_ms": round(result.stats.ttft_ms, 1),
-                   "tokens_per_s": round(result.stats.tokens_per_s, 1), "mode": result.stats.mode}
+                   "tokens_per_s": round(result.stats.tokens_per_s, 1), "mode": result.stats.mode,
+                   "drafting_off_by_grammar": result.stats.drafting_off_by_grammar}
         message.tool_steps = [*(message.tool_steps or []), {"content": reply.content, "calls": calls,
                                                              "figures": figures}]
         message.content = ""
