@@ -7,7 +7,8 @@ For each pair and each reply kind — free text (the prompts in tests/prompts.tx
 and accepted tokens over the prompts, greedy at f32, K draft tokens per step. Tokens per step above 1 is what
 drafting buys; GenAI 2026.4.1 applies a grammar to the d2t draft in the wrong id space, which shows as next
 to no accepted tokens there. The grammar is the server's (``structured``), so these are the figures an API
-client gets in ``eagle_chat`` (except that the API turns drafting off for a grammar on the d2t pair).
+client gets in ``eagle_chat`` (except that the engine itself decodes a grammar on the d2t pair without drafting:
+this script lifts that guard to show why it is there).
 "same as K=0" compares each reply with the same pipeline at K=0.
 
 It doubles as the reproduction for an upstream report: on the d2t pair the grammar rows accept next to no
@@ -62,6 +63,9 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     for pair, folder in PAIRS.items():
         engine = Engine(PipelineSpec(folder / "tiny-qwen3", folder / "tiny-qwen3-eagle3", precision="f32"))
+        # The engine decodes a grammar on a d2t draft without drafting (structured.stops_drafting); its guard is
+        # lifted here, as this script reproduces what it guards against.
+        engine.reduced_vocab = False
         try:
             for kind, extra in kinds().items():
                 tokens = steps = drafted = accepted = same = 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
+from eagle_chat.core.generation import structured
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.storage.conversation import Message
 from eagle_chat.ui.branching import LiveReply
@@ -89,7 +90,9 @@ class RequestQueue:
         has_draft = bool(self.loaded and self.loaded.has_draft) and not draft_free
         if settings.speculative and not has_draft:
             settings = replace(settings, speculative=False)
-        mode = "speculative" if settings.speculative else "baseline"
+        # A grammar on a reduced-vocabulary draft: the engine decodes it without drafting (structured.stops_drafting)
+        held = settings.speculative and structured.stops_drafting(settings.constraint, self.loaded.draft_reduced_vocab)
+        mode = "speculative" if settings.speculative and not held else "baseline"
         request_id = next(self._ids)
         self.last_request_id = request_id
         stop = job.stop if job is not None else threading.Event()

@@ -24,6 +24,7 @@ from eagle_chat.core.measure.compare import MIN_COUNTED_RUNS, NOISE_FLOOR, Compa
 from eagle_chat.core.models import speed_demo
 from eagle_chat.core.models.catalog import CatalogEntry
 from eagle_chat.core.models.choice import ModelChoice
+from eagle_chat.ui import grammar_texts
 from eagle_chat.ui.i18n import translate
 
 
@@ -105,6 +106,8 @@ def stats_summary(stats: GenerationStats) -> str:
                      else translate("texts", "{rate:.2f} tok/step").format(rate=stats.tokens_per_step))
         parts.append(translate("texts", "acceptance unknown") if stats.acceptance is None
                      else translate("texts", "acceptance {share:.0%}").format(share=stats.acceptance))
+    elif stats.drafting_off_by_grammar:  # a grammar on a reduced-vocabulary draft (grammar_texts)
+        parts.append(grammar_texts.figures_note())
     elif stats.mode == "remote":  # a server that does not say how it decoded (OpenVINO Model Server)
         parts.append(translate("texts", "draft tokens and acceptance unknown (not reported by the server)"))
     if stats.runs > 1:
@@ -166,6 +169,8 @@ def next_reply_line(o: outlook.Outlook) -> str:
         return translate("texts", "Next reply: refused — this conversation already holds {tokens} tokens, more "
                                   "than the NPU's prompt limit of {limit}. Start a new conversation.").format(
             tokens=o.history_tokens, limit=o.prompt_limit)
+    if reason == outlook.GRAMMAR_D2T:
+        return grammar_texts.next_reply_line(o)
     if reason == outlook.DEVICE_MISMATCH:
         return translate("texts", "Next reply: plain decoding — the draft is on {draft_device} but the model on "
                                   "{device}; EAGLE-3 needs both on the same device.").format(

@@ -2870,6 +2870,21 @@ then start the download again (finished downloads are kept).</source>
     </message>
 </context>
 <context>
+    <name>grammar_texts</name>
+    <message>
+        <source>Next reply: its tool call decodes without drafting — tool use “Required” holds that step to a grammar, and OpenVINO GenAI cannot draft under a grammar with this reduced-vocabulary (d2t) draft. The steps after the call draft with K={k}.</source>
+        <translation>下一条回复：其中的工具调用不使用草稿解码——工具调用设为“必须调用”时，这一步受语法约束，而 OpenVINO GenAI 无法在语法约束下使用此缩减词表（d2t）草稿模型。调用之后的步骤照常使用草稿（K={k}）。</translation>
+    </message>
+    <message>
+        <source>Next reply: plain decoding — a grammar holds the reply, and OpenVINO GenAI cannot draft under a grammar with this reduced-vocabulary (d2t) draft.</source>
+        <translation>下一条回复：普通解码——回复受语法约束，而 OpenVINO GenAI 无法在语法约束下使用此缩减词表（d2t）草稿模型。</translation>
+    </message>
+    <message>
+        <source>grammar: drafting off (reduced-vocabulary draft)</source>
+        <translation>语法约束：草稿已关闭（缩减词表草稿模型）</translation>
+    </message>
+</context>
+<context>
     <name>markdown_html</name>
     <message>
         <source>Copy code</source>

@@ -55,6 +55,7 @@ def test_every_message_survives_the_upgrade(v1_copy):
         assert (message.stats.to_dict() if message.stats else None) == (
             {**json.loads(row["stats"]), "thinking_tokens": None, "thinking_ms": None, "runs": 1, "steps": None,
              "step_chars": None, "history_tokens": None, "history_dropped": 0, "draft_skipped": None,
+             "drafting_off_by_grammar": False,
              "prefilled_tokens": None}
             if row["stats"] else None)
         if row["content"].startswith("<think>"):  # the raw thinking saved inside the reply moved out

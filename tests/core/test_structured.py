@@ -105,7 +105,7 @@ def test_a_reduced_vocabulary_draft_is_told_apart(tiny_pair):
     """A d2t draft under a grammar drafts next to nothing (GenAI 2026.4.1): the API says so when it is loaded."""
     from types import SimpleNamespace
 
-    from eagle_chat.core.generation.loaded import _reduced_vocab
+    from eagle_chat.core.models.folders import reduced_vocabulary as _reduced_vocab
     from eagle_chat.core.serving.requests import ServedModel
     from eagle_chat.core.serving.responses import output_figures
 
@@ -132,3 +132,25 @@ def test_a_grammar_on_a_d2t_draft_runs_without_drafting():
         assert settings.thinking is False  # the grammar leaves no room for <think>
     free = parse_chat({"model": "m", "messages": ASK}, model, Limits()).settings(GenerationSettings(), True, True)
     assert free.speculative and free.constraint is None  # no grammar: a d2t draft drafts as usual
+
+
+def test_the_engine_itself_holds_a_d2t_draft_back_under_a_grammar(tiny_pair):
+    """Whoever asks (the window's agent mode sends ``speculative=True`` with its tool-call grammar), the engine
+    decodes a grammar on a d2t draft without drafting and says why in the stats; without a grammar it drafts."""
+    from eagle_chat.core.generation.engine import Engine, PipelineSpec
+    from eagle_chat.core.generation.structured import GRAMMAR_D2T_REASON
+
+    d2t = tiny_pair[1].parent / "d2t"
+    engine = Engine(PipelineSpec(d2t / "tiny-qwen3", d2t / "tiny-qwen3-eagle3", device="CPU", precision="f32"))
+    try:
+        assert engine.reduced_vocab
+        settings = GenerationSettings(max_new_tokens=60, tools=tools_text(TOOLS), constraint=Constraint("tool_calls", FUNCTIONS))
+        held = engine.generate(ASK, settings)
+        assert held.stats.mode == "baseline" and held.stats.drafting_off_by_grammar
+        assert held.stats.draft_skipped == GRAMMAR_D2T_REASON
+        assert _calls(held.text).calls  # the grammar still holds the reply
+        free = engine.generate(ASK, GenerationSettings(max_new_tokens=16))
+        assert free.stats.mode == "speculative" and not free.stats.drafting_off_by_grammar
+        assert free.stats.draft_skipped is None
+    finally:
+        engine.close()

@@ -192,3 +192,25 @@ def test_a_template_without_tools_gets_a_clear_400(tmp_path):
             assert "chat template cannot take tools" in caught.value.body["message"]
         plain = client.chat.completions.create(model=model.id, messages=ASK, max_tokens=8)  # without tools: served
         assert plain.choices[0].finish_reason in ("stop", "length")
+
+
+def test_a_grammar_on_the_d2t_pair_is_served_without_drafting_and_the_log_says_so(tmp_path):
+    """The committed reduced-vocabulary pair (tests/models/d2t): a forced call and a JSON reply are decoded
+    without drafting (GenAI 2026.4.1 aborts otherwise), the response says so, and so does the request log's line
+    (the window's API request log and serve's console); a reply without a grammar drafts."""
+    d2t = TINY_TARGET.parent / "d2t"
+    with serve(tmp_path / "home", "--draft", str(d2t / "tiny-qwen3-eagle3"), model=d2t / "tiny-qwen3", draft=False) \
+            as server, openai.OpenAI(base_url=server.url, api_key=API_KEY, max_retries=0, timeout=120) as client:
+        forced = ask(client, tool_choice="required", parallel_tool_calls=False)
+        check_call(forced.choices[0].message.tool_calls[0])
+        as_json = client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=60,
+                                                 response_format={"type": "json_object"})
+        free = client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=30)
+        for reply, grammar in ((forced, "tool_call"), (as_json, "json_object")):
+            figures = reply.model_extra["eagle_chat"]
+            assert (figures["grammar"], figures["drafting_limited_by_grammar"], figures["mode"]) == (grammar, True, "baseline")
+        assert free.model_extra["eagle_chat"]["mode"] == "speculative"
+        log = server.log_path.read_text(encoding="utf-8")
+        for grammar in ("tool_call", "json_object"):
+            assert f"{grammar} grammar: drafting off (reduced-vocabulary draft)" in log, log[-2000:]
+        assert log.count("grammar") == 2  # the free reply's line names none

@@ -4,6 +4,7 @@ import pytest
 
 from eagle_chat.core.generation import outlook
 from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.core.generation.structured import Constraint
 from eagle_chat.ui import texts
 from tests.gui import send
 
@@ -26,6 +27,16 @@ CASES = [
      ["EAGLE-3 is switched off"]),
     (dict(ON_CPU, settings=GenerationSettings(do_sample=True)), outlook.SAMPLING, False,
      ["sampling was asked for", "greedily only"]),
+    (dict(ON_CPU, draft_reduced_vocab=True, settings=GenerationSettings(
+        num_assistant_tokens=4, constraint=Constraint("json_object"))), outlook.GRAMMAR_D2T, False,
+     ["plain decoding", "a grammar holds the reply", "reduced-vocabulary (d2t) draft"]),
+    (dict(ON_CPU, draft_reduced_vocab=True, settings=GenerationSettings(
+        num_assistant_tokens=4, constraint=Constraint("tool_calls", "[]"))), outlook.GRAMMAR_D2T, False,
+     ["its tool call decodes without drafting", "“Required”", "reduced-vocabulary (d2t) draft", "draft with K=4"]),
+    # a full-vocabulary draft drafts under a grammar; a d2t draft drafts without one
+    (dict(ON_CPU, settings=GenerationSettings(constraint=Constraint("tool_calls", "[]"))), outlook.ON, True,
+     ["EAGLE-3 speculative decoding"]),
+    (dict(ON_CPU, draft_reduced_vocab=True), outlook.ON, True, ["EAGLE-3 speculative decoding"]),
 ]
 
 

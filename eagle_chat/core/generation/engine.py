@@ -183,6 +183,7 @@ class Engine:
         self._chat = ChatTokens(self._tokenizer)  # a message's text stays text (see chat_tokens)
         self._last_render: tuple[tuple, Prompt] | None = None  # (the prompt's key, its text and ids)
         self.context_limits = ctx.limits_for(self.plan, spec.npu)
+        self.reduced_vocab = folders.reduced_vocabulary(self.plan.draft_dir)  # grammars stop it drafting
 
     @property
     def tokenizer(self):
@@ -257,7 +258,8 @@ class Engine:
         next_turn = settings.next_turn  # the start of the next turn's prompt, a few tokens of it (thrown away)
         if next_turn:
             sent, settings = prefill.next_turn_prompt(self, prompt, settings), prefill.run_settings(settings)
-        config = self._config(settings)
+        held = self.has_draft and settings.speculative and structured.stops_drafting(settings.constraint, self.reduced_vocab)
+        config = self._config(replace(settings, speculative=False) if held else settings)  # held: no drafting
         if not next_turn:
             self._check_prompt(prompt)
             plan = self.plan_context(prompt, settings)
@@ -294,7 +296,8 @@ class Engine:
         stats = stats_from_result(result, mode=mode, num_assistant_tokens=config.num_assistant_tokens if speculative else 0,
                                   device=self.plan.device, streamed_tokens=streamer.tokens, stopped=stopped,
                                   steps=streamer.finish_record(text))
-        stats.load_time_ms, stats.draft_skipped = self.load_time_ms, short_prompt.NO_DRAFT_REASON if plain else None
+        stats.load_time_ms, stats.drafting_off_by_grammar = self.load_time_ms, held
+        stats.draft_skipped = short_prompt.NO_DRAFT_REASON if plain else structured.GRAMMAR_D2T_REASON if held else None
         stats.prefilled_tokens = self._prefilled.after(sent.ids, next_turn)
         if not next_turn:
             stats.history_tokens, stats.history_dropped = plan.history_tokens, plan.dropped

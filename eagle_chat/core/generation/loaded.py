@@ -7,13 +7,12 @@ marker, the comparisons) reads these fields, never a dict.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from eagle_chat.core.generation.reasoning import prompt_opens_reasoning
 from eagle_chat.core.generation.replier import Replier
 from eagle_chat.core.generation.tool_template import takes_tools
+from eagle_chat.core.models import folders
 
 UNBOUNDED = 1 << 30  # context.cpu_limits' "no known limit"
 
@@ -63,7 +62,7 @@ def describe(engine: Replier, *, load_id: int | None = None, draft_free: bool = 
         reasoning_in_prompt=_reasoning_in_prompt(engine),
         supports_tools=takes_tools(getattr(getattr(engine, "tokenizer", None), "chat_template", None)),
         **_context(getattr(engine, "context_limits", None)),
-        draft_reduced_vocab=_reduced_vocab(getattr(engine.plan, "draft_dir", None)),
+        draft_reduced_vocab=folders.reduced_vocabulary(getattr(engine.plan, "draft_dir", None)),
     )
 
 
@@ -74,15 +73,6 @@ def _context(limits) -> dict:
         return {}
     return {"context_length": limits.context - limits.margin, "max_prompt_tokens": min(limits.max_prompt,
                                                                                        limits.context - limits.margin)}
-
-
-def _reduced_vocab(draft_dir) -> bool:
-    """Does the draft predict over fewer tokens than the target (``draft_vocab_size`` < ``vocab_size``)?"""
-    try:
-        config = json.loads((Path(draft_dir) / "config.json").read_text(encoding="utf-8"))
-        return int(config.get("draft_vocab_size") or config["vocab_size"]) < int(config["vocab_size"])
-    except (TypeError, OSError, ValueError, KeyError):
-        return False
 
 
 def _reasoning_in_prompt(engine: Replier) -> dict:

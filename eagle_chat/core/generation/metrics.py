@@ -48,6 +48,7 @@ class GenerationStats:
     thinking_ms: float | None = None  # from the request until the answer began
     runs: int = 1  # generations this reply took (a continued reply: 2 or more)
     draft_skipped: str | None = None  # why a reply with a draft loaded was decoded without it (short_prompt)
+    drafting_off_by_grammar: bool = False  # a grammar met a reduced-vocabulary draft (structured.stops_drafting)
     steps: StepRecord | None = None  # tokens and characters per target step (see core.generation.steps)
     # The context budget: prompt tokens the earlier turns took, and how many earlier messages were left out.
     history_tokens: int | None = None

@@ -4,14 +4,17 @@ The window shows one line from this (the sentences are built in ``ui/texts.py``)
 in the order a reply would meet them: a model must be loaded; on NPU the whole conversation must fit the
 compiled prompt limit (GenAI's stateful NPU pipelines re-read all of it every turn); a draft must be loaded,
 on the target's device (GenAI's EAGLE-3 reads the target's hidden states, and its NPU pipeline refuses a
-draft elsewhere: "Eagle3 pipeline supports NPU only"); EAGLE-3 must be switched on; and the decoding must be
-greedy (GenAI streams EAGLE-3 greedily only, even with 0 draft tokens).
+draft elsewhere: "Eagle3 pipeline supports NPU only"); EAGLE-3 must be switched on; the decoding must be
+greedy (GenAI streams EAGLE-3 greedily only, even with 0 draft tokens); and a grammar on the reply (the agent
+mode's tool use "Required") must not meet a reduced-vocabulary draft (``structured.stops_drafting``: the
+engine then decodes without drafting).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from eagle_chat.core.generation import structured
 from eagle_chat.core.generation.engine import GenerationSettings
 
 ON = "on"
@@ -23,8 +26,9 @@ NO_DRAFT = "no_draft"
 DEVICE_MISMATCH = "device_mismatch"
 DRAFT_OFF = "draft_off"
 SAMPLING = "sampling"  # sampling reaches a pipeline with a draft: GenAI refuses the reply
+GRAMMAR_D2T = "grammar_d2t"  # a grammar holds the reply and the draft predicts over a reduced vocabulary
 REASONS = (ON, ON_SAMPLING_SET_ASIDE, NO_MODEL, LOADING, NPU_PROMPT_TOO_LONG, NO_DRAFT, DEVICE_MISMATCH,
-           DRAFT_OFF, SAMPLING)
+           DRAFT_OFF, SAMPLING, GRAMMAR_D2T)
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class Outlook:
     draft_device: str | None = None
     history_tokens: int | None = None
     prompt_limit: int | None = None
+    grammar: str | None = None  # the kind of grammar that holds the reply (structured.Constraint.kind), if any
 
 
 def next_reply(
@@ -53,17 +58,20 @@ def next_reply(
     sampling_asked: bool = False,
     history_tokens: int | None = None,
     npu_prompt_limit: int | None = None,
+    draft_reduced_vocab: bool = False,
 ) -> Outlook:
     """The outlook for a reply sent now with ``settings`` (what the window would send).
 
     ``sampling_asked``: the user asked for sampling even if the window set it aside (greedy lock);
     ``history_tokens``: tokens the conversation already holds (its last reply's prompt plus the reply), a
-    lower bound on the next prompt; ``npu_prompt_limit``: MAX_PROMPT_LEN the NPU pipeline was compiled for.
+    lower bound on the next prompt; ``npu_prompt_limit``: MAX_PROMPT_LEN the NPU pipeline was compiled for;
+    ``draft_reduced_vocab``: the loaded draft predicts over part of the vocabulary (a ``d2t`` map).
     """
     settings = settings or GenerationSettings()
     facts = dict(k=settings.num_assistant_tokens, tree_depth=settings.tree_depth,
                  branching_factor=settings.branching_factor, device=device, draft_device=draft_device,
-                 history_tokens=history_tokens, prompt_limit=npu_prompt_limit)
+                 history_tokens=history_tokens, prompt_limit=npu_prompt_limit,
+                 grammar=settings.constraint.kind if settings.constraint is not None else None)
     if loading:
         return Outlook(False, LOADING, **facts)
     if not loaded:
@@ -79,4 +87,6 @@ def next_reply(
         return Outlook(False, DRAFT_OFF, **facts)
     if settings.do_sample:
         return Outlook(False, SAMPLING, **facts)
+    if structured.stops_drafting(settings.constraint, draft_reduced_vocab):
+        return Outlook(False, GRAMMAR_D2T, **facts)
     return Outlook(True, ON_SAMPLING_SET_ASIDE if sampling_asked else ON, **facts)

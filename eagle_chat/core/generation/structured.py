@@ -14,8 +14,10 @@ Drafting: GenAI 2026.4.1 applies the grammar to EAGLE-3's verification too, and 
 without a draft (full-vocabulary draft). With a draft that predicts over a reduced vocabulary (a ``d2t`` map)
 the grammar's mask is applied to the draft's logits in the target's id space: next to no draft tokens are
 accepted, the output can differ from plain decoding (2 of 6 JSON replies on the tiny d2t pair), and the heap
-gets corrupted (glibc aborts within a dozen replies) — so the API decodes such replies without drafting and
-says so (``drafting_limited_by_grammar``; ``benchmarks/grammar_drafting.py`` reproduces it). A
+gets corrupted (glibc aborts within a dozen replies) — so such replies are decoded without drafting
+(:func:`stops_drafting`, the one rule the engine, the window's next-reply line and the API apply) and say so:
+the API as ``drafting_limited_by_grammar``, the window in the reply's figures
+(``GenerationStats.drafting_off_by_grammar``); ``benchmarks/grammar_drafting.py`` reproduces it. A
 :class:`Constraint` is plain data: it is pickled to the engine host.
 """
 
@@ -26,9 +28,12 @@ from dataclasses import dataclass
 
 from eagle_chat.core.generation.json_grammar import GrammarBuilder, UnsupportedSchema, literal, schema_grammar
 
-__all__ = ["Constraint", "UnsupportedSchema", "apply", "grammar", "CALL_OPEN", "CALL_CLOSE"]
+__all__ = ["Constraint", "UnsupportedSchema", "apply", "grammar", "stops_drafting", "CALL_OPEN", "CALL_CLOSE",
+           "GRAMMAR_D2T_REASON"]
 
 CALL_OPEN, CALL_CLOSE = "<tool_call>", "</tool_call>"
+GRAMMAR_D2T_REASON = ("a grammar with a reduced-vocabulary (d2t) draft: OpenVINO GenAI 2026.4.1 applies it to the "
+                      "draft in the wrong id space, so this reply ran without drafting")
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,12 @@ class Constraint:
     def name(self) -> str:
         """What the API reports as the grammar applied."""
         return "tool_call" if self.kind == "tool_calls" else self.kind
+
+
+def stops_drafting(constraint: Constraint | None, draft_reduced_vocab: bool) -> bool:
+    """Must a reply held to ``constraint`` decode without drafting? Yes when there is a grammar and the draft
+    predicts over a reduced vocabulary (see the module's docstring); a full-vocabulary draft drafts on."""
+    return constraint is not None and bool(draft_reduced_vocab)
 
 
 def grammar(constraint: Constraint) -> str:

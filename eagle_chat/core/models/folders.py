@@ -81,6 +81,16 @@ def inspect_draft(path: str | Path) -> ModelInfo:
     return info
 
 
+def reduced_vocabulary(draft_dir: str | Path | None) -> bool:
+    """Does the draft predict over fewer tokens than the target (``draft_vocab_size`` < ``vocab_size``: a
+    ``d2t`` map, as AngelSlim's heads have)? False for no draft or an unreadable config."""
+    try:
+        config = json.loads((Path(draft_dir) / "config.json").read_text(encoding="utf-8"))
+        return int(config.get("draft_vocab_size") or config["vocab_size"]) < int(config["vocab_size"])
+    except (TypeError, OSError, ValueError, KeyError):
+        return False
+
+
 def check_pair(target: ModelInfo, draft: ModelInfo) -> None:
     """Raise ModelFolderError if ``draft`` cannot drive ``target`` (hidden size, vocabulary, layers)."""
     if target.hidden_size and draft.hidden_size and target.hidden_size != draft.hidden_size:

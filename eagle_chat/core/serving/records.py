@@ -22,6 +22,8 @@ class RequestRecord:
     draft_tokens: int | None = None
     queue_ms: float | None = None
     total_ms: float | None = None
+    grammar: str | None = None  # the grammar the reply was held to ("tool_call", "json_object", "json_schema")
+    drafting_off_by_grammar: bool = False  # that grammar met a reduced-vocabulary draft: decoded without drafting
 
     def line(self) -> str:
         """A console line: ``#3 POST /v1/chat/completions 200 stream · 128 tokens · 812 tok/s · …``."""
@@ -33,6 +35,9 @@ class RequestRecord:
             parts.append(f"{self.tokens_per_s:.0f} tok/s")
         if self.mode == "speculative" and self.draft_tokens:
             parts.append(f"accepted {self.accepted_tokens}/{self.draft_tokens}")
+        if self.grammar:
+            parts.append(f"{self.grammar} grammar" + (": drafting off (reduced-vocabulary draft)"
+                                                      if self.drafting_off_by_grammar else ""))
         if self.queue_ms is not None:
             parts.append(f"queued {self.queue_ms:.0f} ms")
         if self.total_ms is not None:

@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, replace
 
 from eagle_chat.core.generation.engine import MAX_ASSISTANT_TOKENS, GenerationSettings
+from eagle_chat.core.generation.structured import stops_drafting
 from eagle_chat.core.serving.errors import ApiError, invalid
 from eagle_chat.core.serving.fields import bool_field, check_tree, is_int, number_field, printable, text_field
 from eagle_chat.core.serving.tool_fields import ToolUse, assistant_calls, tool_message, tool_use
@@ -123,7 +124,7 @@ class CompletionRequest:
         elif self.num_assistant_tokens is not None:
             settings = replace(settings, speculative=True, num_assistant_tokens=self.num_assistant_tokens,
                                tree_depth=0, branching_factor=0)
-        unsafe = self.tool_use.constraint is not None and draft_reduced_vocab
+        unsafe = stops_drafting(self.tool_use.constraint, draft_reduced_vocab)
         return replace(settings, speculative=settings.speculative and has_draft and not unsafe)
 
 

@@ -29,6 +29,7 @@ import uuid
 from dataclasses import dataclass
 
 from eagle_chat.core.generation.metrics import GenerationStats
+from eagle_chat.core.generation.structured import GRAMMAR_D2T_REASON
 from eagle_chat.core.serving.requests import ServedModel
 
 SSE_DONE = b"data: [DONE]\n\n"
@@ -109,8 +110,7 @@ def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool =
     }
 
 
-GRAMMAR_WITH_D2T = ("a grammar with a reduced-vocabulary (d2t) draft: OpenVINO GenAI 2026.4.1 applies it to the "
-                    "draft in the wrong id space, so this reply ran without drafting")
+GRAMMAR_WITH_D2T = GRAMMAR_D2T_REASON  # the engine's draft_skipped for such a reply, word for word
 
 
 def output_figures(grammar: str | None, model: ServedModel, stats: GenerationStats, *,

@@ -208,6 +208,10 @@ class Run(Response):
             fields.update(prompt_tokens=stats.input_tokens, completion_tokens=stats.generated_tokens,
                           tokens_per_s=stats.tokens_per_s, mode=stats.mode, accepted_tokens=stats.accepted_tokens,
                           draft_tokens=stats.draft_tokens)
+            constraint = self.req.tool_use.constraint if self.req.kind == "chat" else None
+            if constraint is not None and self.model is not None:  # as the response's eagle_chat object says it
+                limited = out.output_figures(constraint.name, self.model, stats)["drafting_limited_by_grammar"]
+                fields.update(grammar=constraint.name, drafting_off_by_grammar=limited)
         self.state.record(**fields)
 
 

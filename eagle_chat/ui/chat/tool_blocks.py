@@ -1,5 +1,6 @@
 """An agent reply's tool calls in the chat view: one collapsible block per call, between the reply's
 thinking and its answer — "▸ Tool weather · done · 0.02 s", expanded by a click to its arguments and result.
+A step whose grammar kept a reduced-vocabulary draft from drafting says so under its calls (grammar_texts).
 
 Arguments and results are untrusted text (a tool server wrote one, the model the other): they are shown
 escaped, as plain text, never as HTML or Markdown, so nothing in them can run, link or style the view.
@@ -10,7 +11,7 @@ from __future__ import annotations
 import html
 
 from eagle_chat.core.storage.conversation import Message
-from eagle_chat.ui import theme
+from eagle_chat.ui import grammar_texts, theme
 from eagle_chat.ui.i18n import translate
 
 LINK_PREFIX = "toolcall:"
@@ -42,6 +43,8 @@ class ToolBlocks:
                 parts.append(f"<p>{html.escape(step['content']).replace(chr(10), '<br>')}</p>")
             for call in step.get("calls", []):
                 parts.append(self._call_html(message, call, colour))
+            if (step.get("figures") or {}).get("drafting_off_by_grammar"):  # tool use "Required" on a d2t draft
+                parts.append(f'<p style="color:{colour};">{html.escape(grammar_texts.figures_note())}</p>')
         return "".join(parts)
 
     def _call_html(self, message: Message, call: dict, colour: str) -> str:

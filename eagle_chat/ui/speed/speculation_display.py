@@ -2,7 +2,7 @@
 
 - The line that says whether the next reply will be speculative, and why not (facts from
   :mod:`eagle_chat.core.generation.outlook`, sentence from ``ui/texts.py``), refreshed whenever one of its
-  facts may have changed.
+  facts may have changed — the agent mode's tool use among them (its "Required" grammar can turn drafting off).
 - The acceptance chart for the reply on screen: live while it streams, then GenAI's final record; after a
   branch switch or a delete, the record of the reply then shown.
 - "Show drafted tokens": a checkable action shared by the side panel's check box and the comparison's,
@@ -47,6 +47,7 @@ class SpeculationDisplay(QObject):
         bind_toggle(side.drafted_toggle, self.drafted_action)
         self.drafted_action.toggled.connect(self._on_drafted)
         self.outlook: outlook.Outlook | None = None
+        self._agent = None  # the agent mode (AgentLoop), built after this: see follow_agent
         self._live: tuple[int, int] | None = None  # (request id, K) of the conversation reply in flight
         self._line_timer = QTimer(self)  # facts change in bursts (a load sets several): one refresh after
         self._line_timer.setSingleShot(True)
@@ -64,6 +65,13 @@ class SpeculationDisplay(QObject):
             signal.connect(lambda *_: self._line_timer.start())
         self.refresh_line()
 
+    def follow_agent(self, agent) -> None:
+        """Read the next reply's settings as the agent mode will send them (tool use "Required" holds the first
+        step to a grammar, which a reduced-vocabulary draft cannot draft under), and refresh when they change."""
+        self._agent = agent
+        agent.sig_offer_changed.connect(self._line_timer.start)
+        self._line_timer.start()
+
     def refresh_line(self) -> None:
         """Work out the next reply's outlook from what the window would send now."""
         w, c = self.window, self.controller
@@ -75,10 +83,11 @@ class SpeculationDisplay(QObject):
             has_draft=bool(loaded and loaded.has_draft),
             device=loaded.device if loaded else "",
             draft_device=loaded.draft_device if loaded else None,
-            settings=w.generation_settings(),
+            settings=self._agent.preview(w.generation_settings()) if self._agent else w.generation_settings(),
             sampling_asked=w.options.sampling.isChecked(),
             history_tokens=self._history_tokens(),
             npu_prompt_limit=npu.max_prompt_len if (npu := getattr(spec, "npu", None)) is not None else None,
+            draft_reduced_vocab=bool(loaded and loaded.draft_reduced_vocab),
         )
         self.line.setText(texts.next_reply_line(self.outlook))
 

@@ -14,7 +14,7 @@ import dataclasses
 import logging
 import time
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QMessageBox
 
 from eagle_chat import paths
@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 class AgentLoop(QObject):
     sig_result = Signal(object, object)
     """A tool call ended (emitted on the hub's thread, queued to the GUI thread): the call dict and ToolResult."""
+    sig_offer_changed = Signal()
+    """What the next reply's first step would be offered may have changed: the mode, or the servers' tools."""
 
     def __init__(self, window):
         super().__init__(window)
@@ -51,6 +53,9 @@ class AgentLoop(QObject):
             self.combo.addItem(text, mode)
         self.combo.setToolTip(self.tr("Let the model call the tools of the MCP servers in mcp.json"))
         self.combo.activated.connect(self._mode_chosen)
+        self._hub_watch = QTimer(self)  # the servers start on the hub's thread: tell listeners once they are up
+        self._hub_watch.setInterval(200)
+        self._hub_watch.timeout.connect(self._check_hub_started)
         window.options.layout().addRow(self.tr("Tool use"), self.combo)
         self.sig_result.connect(self._on_result)
         self.controller.sig_reply_finished.connect(self._on_reply_finished)
@@ -71,6 +76,7 @@ class AgentLoop(QObject):
         if servers:
             self.hub = ToolHub(servers, stderr_dir=paths.log_dir())
             self.hub.start()
+            self._hub_watch.start()
 
     def server_states(self) -> list:
         return self.hub.states() if self.hub is not None else []
@@ -82,6 +88,7 @@ class AgentLoop(QObject):
             self.hub.close()
             self.hub = None
         self.start_servers()
+        self.sig_offer_changed.emit()
 
     def open_tools_dialog(self):
         from eagle_chat.ui.tools.tools_dialog import ToolsDialog
@@ -98,10 +105,19 @@ class AgentLoop(QObject):
 
     def first_step(self, settings: GenerationSettings) -> GenerationSettings:
         """The settings of a reply the user asked for, with the tools offered when tool use is on."""
-        tools = agent.offered_tools(self.hub.states(), self.disabled) if self.hub is not None else []
-        offer = agent.step_offer(self.mode(), 0, tools)
+        tools, offer = self._offer()
         self._first = (self.mode(), tools, settings, offer.tools) if offer.tools else None
         return dataclasses.replace(settings, tools=offer.tools, constraint=offer.constraint)
+
+    def preview(self, settings: GenerationSettings) -> GenerationSettings:
+        """``settings`` as first_step would send them now (the tools, and "Required"'s grammar), offering
+        nothing: what the next-reply line reads."""
+        _tools, offer = self._offer()
+        return dataclasses.replace(settings, tools=offer.tools, constraint=offer.constraint)
+
+    def _offer(self) -> tuple[list, agent.StepOffer]:
+        tools = agent.offered_tools(self.hub.states(), self.disabled) if self.hub is not None else []
+        return tools, agent.step_offer(self.mode(), 0, tools)
 
     @Slot()
     def stop(self) -> None:
@@ -127,6 +143,7 @@ class AgentLoop(QObject):
             self.dialog.close()
         if self.approval is not None:
             self.approval.close()
+        self._hub_watch.stop()
         if self.hub is not None:
             self.hub.close()
 
@@ -163,7 +180,8 @@ class AgentLoop(QObject):
         calls = [{"id": c.id, "name": c.name, "arguments": c.arguments, "status": "asked", "result": "",
                   "is_error": False, "seconds": 0.0, "parse_error": c.error} for c in reply.calls]
         figures = {"tokens": result.stats.generated_tokens, "ttft_ms": round(result.stats.ttft_ms, 1),
-                   "tokens_per_s": round(result.stats.tokens_per_s, 1), "mode": result.stats.mode}
+                   "tokens_per_s": round(result.stats.tokens_per_s, 1), "mode": result.stats.mode,
+                   "drafting_off_by_grammar": result.stats.drafting_off_by_grammar}
         message.tool_steps = [*(message.tool_steps or []), {"content": reply.content, "calls": calls,
                                                              "figures": figures}]
         message.content = ""
@@ -278,11 +296,19 @@ class AgentLoop(QObject):
     @Slot(int)
     def _mode_chosen(self, index: int) -> None:
         self.modes[self._conversation_id()] = self.combo.itemData(index)
+        self.sig_offer_changed.emit()
 
     def _show_mode(self) -> None:
         mode = self.modes.get(self._conversation_id())
         if mode is not None:
             self.combo.setCurrentIndex(self.combo.findData(mode))
+            self.sig_offer_changed.emit()
+
+    @Slot()
+    def _check_hub_started(self) -> None:
+        if self.hub is None or self.hub.wait_started(0):
+            self._hub_watch.stop()
+            self.sig_offer_changed.emit()
 
 
 def _as_tool_call(call: dict):

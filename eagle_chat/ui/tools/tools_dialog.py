@@ -79,6 +79,7 @@ class ToolsDialog(QDialog):
         on = item.checkState(0) == Qt.CheckState.Checked
         if tool is not None:
             (self.agent.disabled.discard if on else self.agent.disabled.add)((server, tool))
+            self.agent.sig_offer_changed.emit()  # the next-reply line: "Required" may now offer nothing
             return
         try:
             set_disabled(paths.mcp_config_file(), server, not on)
