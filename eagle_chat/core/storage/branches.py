@@ -209,7 +209,7 @@ def made_with(spec, settings, *, hit_limit: bool | None = None) -> dict:
         "draft": draft.name if draft is not None else None,
         "device": getattr(spec, "device", None),
         "precision": getattr(spec, "precision", None),
-        "settings": asdict(settings) if is_dataclass(settings) else dict(settings or {}),
+        "settings": asdict(settings) if is_dataclass(settings) and not isinstance(settings, type) else dict(settings or {}),
     }
     if hit_limit is not None:
         record["hit_limit"] = hit_limit
