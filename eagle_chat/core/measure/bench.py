@@ -242,10 +242,10 @@ def run_record(mode: str, k: int | None, index: int, repeat: int, result: Genera
         ttft_ms=s.ttft_ms,
         tpot_ms=s.tpot_ms,
         generated_tokens=s.generated_tokens,
-        accepted_tokens=s.accepted_tokens,
+        accepted_tokens=s.accepted_tokens or 0,  # a local engine always counts them
         draft_acceptance=s.acceptance,
         tokens_per_step=s.tokens_per_step,
-        draft_tokens=s.draft_tokens,
+        draft_tokens=s.draft_tokens or 0,
         tree=s.tree,
         steps=list(s.steps.sizes) if s.steps is not None else [],
     )
