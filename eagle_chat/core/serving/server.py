@@ -118,7 +118,7 @@ class ApiServer:
         uv_config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off", ws="none",
                                    http=timed_protocol(self.config.timeouts),
                                    # uvicorn hands it to loop.call_later, which takes seconds as a float
-                                   timeout_keep_alive=self.config.timeouts.keep_alive_s,  # type: ignore[arg-type]
+                                   timeout_keep_alive=self.config.timeouts.keep_alive_s,  # type: ignore[arg-type, unused-ignore]
                                    timeout_graceful_shutdown=1, server_header=False)
         self.state.draining = False
         self._server = _Uvicorn(uv_config)

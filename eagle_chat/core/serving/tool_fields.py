@@ -184,7 +184,7 @@ def _check_schema(schema: object, param: str) -> None:
         raise invalid(f"'{param}' must be a JSON schema (an object).", param=param)
     try:
         jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(
-            schema)  # type: ignore[arg-type]  # true and false are schemas too; the stubs allow only dicts
+            schema)  # type: ignore[arg-type, unused-ignore]  # true and false are schemas too; the stubs allow only dicts
     except jsonschema.SchemaError as error:
         raise invalid(f"'{param}' is not a valid JSON schema: {error.message}.", param=param) from None
 
