@@ -21,3 +21,9 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_ruff_finds_nothing():
     result = _run("ruff", "check", "--no-cache", "eagle_chat", "tests", "tools", "benchmarks")
     assert result.returncode == 0, f"ruff check failed:\n{result.stdout}{result.stderr}"
+
+
+def test_mypy_finds_nothing():
+    """The files and settings are [tool.mypy]'s; its cache (.mypy_cache) makes a second run take seconds."""
+    result = _run("mypy")
+    assert result.returncode == 0, f"mypy failed:\n{result.stdout}{result.stderr}"
