@@ -152,10 +152,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         if not text.strip():
             self.sig_error.emit(self.tr("The message is empty; type something to send."))
             return False
-        if self.conversation is None:
-            self.new_conversation()
-        conversation = self.conversation
-        assert conversation is not None  # new_conversation() opened one
+        conversation = self.conversation if self.conversation is not None else self.new_conversation()
         if not any(m.role == "user" for m in conversation.messages):
             conversation.title = conversation.title_from(text)
         self.store.add_message(conversation, Message("user", text))
