@@ -153,8 +153,10 @@ class BranchActions:
     def _reply_to_path(self, settings: GenerationSettings, *, redraw: bool = False) -> bool:
         """Start the assistant's reply to the open conversation's visible path."""
         conversation = self.conversation
-        history = conversation.history()
-        reply = self.store.add_message(conversation, Message("assistant", "", status="streaming"))
+        context = self.loaded.context_length if self.loaded is not None else None
+        sources = self.grounding(conversation, context) if self.grounding is not None else None
+        reply = self.store.add_message(conversation, Message("assistant", "", status="streaming", sources=sources))
+        history = conversation.history()  # with the passages, beside the question they answer
         thinking = settings.thinking
         inside = bool(self.loaded and self.loaded.opens_reasoning(thinking))
         # Queue the request before the views draw: the worker reads the prompt in (OpenVINO, no GIL

@@ -128,6 +128,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._render_timer.timeout.connect(self._flush)
         self._shut_down = False
         self.next_turn = NextTurnPrefill(self)  # caches the conversation for its next turn after each reply
+        self.grounding = None  # (conversation, context length) -> a reply's document passages (ui.documents)
 
     # --- public API (GUI thread) -----------------------------------------------------------------
     def load(self, spec: PipelineSpec) -> int | None:

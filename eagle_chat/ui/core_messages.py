@@ -63,6 +63,7 @@ CORE_MESSAGES = (
     QT_TRANSLATE_NOOP("core", "The EAGLE-3 head in {head_dir} has no readable config.json ({error})."),
     QT_TRANSLATE_NOOP("core", "The NPU models were compiled for draft trees up to depth {max_depth}, {max_branching} branches and {max_tokens} draft tokens ({detail}). Choose fewer draft tokens or a smaller tree."),
     QT_TRANSLATE_NOOP("core", "The benchmark needs a draft model (--draft)."),
+    QT_TRANSLATE_NOOP("core", "The document passages of message {place} cannot be read."),
     QT_TRANSLATE_NOOP("core", "The documents index was built with the embedding model {known}, not {wanted}; use that one (--embedder DIR), or remove the documents (`eagle-chat docs remove --all`) to index them again with the new one."),
     QT_TRANSLATE_NOOP("core", "The documents index {path} was written by a newer EagleChat."),
     QT_TRANSLATE_NOOP("core", "The download failed: {type}: {error}"),

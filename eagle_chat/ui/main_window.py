@@ -24,6 +24,7 @@ from eagle_chat.settings import Settings
 from eagle_chat.ui import exporters, first_start, texts
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.composer import Composer
+from eagle_chat.ui.documents.conversation_documents import ConversationDocuments
 from eagle_chat.ui.chat.conversation_list import ConversationList
 from eagle_chat.ui.chat.conversation_search import ConversationSearch
 from eagle_chat.ui.chat.message_actions import MessageActions
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self.loads = ModelLoads(self)
         self.engine_status = EngineStatus(self)  # crash, restart, hung reply, unload: what the window says
         self.agent = AgentLoop(self)  # agent mode: the model calls the MCP tools of mcp.json, the user approves
+        self.documents = ConversationDocuments(self)  # attached files: replies answer from them and cite them
         self._connect()
         self.demo = DemoKit(self)  # warm start after loads, quick tune, the one-click speed-demo pair
         self.binder.apply(self)

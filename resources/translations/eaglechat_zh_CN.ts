@@ -127,6 +127,35 @@
     </message>
 </context>
 <context>
+    <name>AttachBar</name>
+    <message>
+        <source>Attach files…</source>
+        <translation>附加文件…</translation>
+    </message>
+    <message>
+        <source>Add documents to this conversation (text, Markdown, code, HTML, PDF, DOCX): replies answer from them and cite them. You can also drop files on the window or paste their paths.</source>
+        <translation>为此对话添加文档（文本、Markdown、代码、HTML、PDF、DOCX）：回复会根据这些文档作答并注明出处。也可以把文件拖到窗口上，或粘贴文件路径。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop indexing</source>
+        <translation>停止建立索引</translation>
+    </message>
+    <message>
+        <source>{path}
+{n} passages indexed — click to remove it from this conversation</source>
+        <translation>{path}
+已索引 {n} 个段落 — 点击可将其从此对话中移除</translation>
+    </message>
+    <message>
+        <source>Remove {name}</source>
+        <translation>移除 {name}</translation>
+    </message>
+</context>
+<context>
     <name>BranchActions</name>
     <message>
         <source>That message has a reply already: regenerate the reply.</source>
@@ -382,6 +411,37 @@
     </message>
 </context>
 <context>
+    <name>ConversationDocuments</name>
+    <message>
+        <source>Attach documents</source>
+        <translation>附加文档</translation>
+    </message>
+    <message>
+        <source>Documents (*.txt *.md *.pdf *.docx *.html *.htm *.py *.json *.csv);;All files (*)</source>
+        <translation>文档 (*.txt *.md *.pdf *.docx *.html *.htm *.py *.json *.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Starting to index…</source>
+        <translation>正在开始建立索引…</translation>
+    </message>
+    <message>
+        <source>Indexing {done} of {total} — {name}</source>
+        <translation>正在索引第 {done} 个，共 {total} 个 — {name}</translation>
+    </message>
+    <message>
+        <source>{n} file(s) could not be indexed: {reasons}</source>
+        <translation>{n} 个文件无法建立索引：{reasons}</translation>
+    </message>
+    <message>
+        <source> (and {more} more)</source>
+        <translation>（另有 {more} 个）</translation>
+    </message>
+    <message>
+        <source>Your documents could not be searched, so this reply does not use them: {reason}</source>
+        <translation>无法检索你的文档，因此此回复未使用它们：{reason}</translation>
+    </message>
+</context>
+<context>
     <name>ConversationList</name>
     <message>
         <source>New conversation</source>
@@ -629,6 +689,21 @@
     <message>
         <source>{name} is ready. Choose it in the model menu.</source>
         <translation>{name} 已就绪，请在“模型”菜单中选择它。</translation>
+    </message>
+</context>
+<context>
+    <name>IndexRunner</name>
+    <message>
+        <source>The indexing process could not start.</source>
+        <translation>无法启动建立索引的进程。</translation>
+    </message>
+    <message>
+        <source>Indexing stopped; the files indexed so far are kept.</source>
+        <translation>已停止建立索引；已索引的文件会保留。</translation>
+    </message>
+    <message>
+        <source>The indexing process ended unexpectedly ({code}).</source>
+        <translation>建立索引的进程意外结束（{code}）。</translation>
     </message>
 </context>
 <context>
@@ -1409,6 +1484,32 @@ Data folder: {folder}</source>
     </message>
 </context>
 <context>
+    <name>SourceLinks</name>
+    <message>
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>{file}, page {page}</source>
+        <translation>{file}，第 {page} 页</translation>
+    </message>
+</context>
+<context>
+    <name>SourcePreview</name>
+    <message>
+        <source>Passage</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <source>Open the file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <source>(the file is no longer there)</source>
+        <translation>（该文件已不存在）</translation>
+    </message>
+</context>
+<context>
     <name>SpeculationDisplay</name>
     <message>
         <source>Show drafted tokens</source>
@@ -1994,6 +2095,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The benchmark needs a draft model (--draft).</source>
         <translation>基准测试需要草稿模型（--draft）。</translation>
+    </message>
+    <message>
+        <source>The document passages of message {place} cannot be read.</source>
+        <translation>无法读取第 {place} 条消息的文档段落。</translation>
     </message>
     <message>
         <source>The documents index was built with the embedding model {known}, not {wanted}; use that one (--embedder DIR), or remove the documents (`eagle-chat docs remove --all`) to index them again with the new one.</source>

@@ -73,7 +73,7 @@ def test_the_upgrade_runs_once_and_keeps_a_version_1_copy(v1_copy):
     backup = v1_copy.with_name("conversations.sqlite3.v1-backup")
     assert v1_rows(backup) == v1_rows(FIXTURE)  # still readable by the old release, untouched
     db = sqlite3.connect(v1_copy)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     db.close()
     again = ConversationStore(v1_copy)
     assert again.upgraded_from is None and again.recovered_interrupted == 0

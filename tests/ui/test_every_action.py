@@ -67,6 +67,10 @@ def stubs(monkeypatch, tmp_path):
         drive.modals.append(f"open: {caption} → {exported[-1].name if exported else 'Cancel'}")
         return (str(exported[-1]), "") if exported else ("", "")
 
+    def open_files(parent=None, caption="", folder="", filters="", *args, **kwargs):
+        chosen, kind = open_file(parent, caption, folder, filters)
+        return ([chosen] if chosen else []), kind
+
     def folder(parent=None, caption="", *args, **kwargs):
         drive.modals.append(f"folder: {caption}")
         made = out / f"folder-{len(drive.modals)}"
@@ -84,6 +88,7 @@ def stubs(monkeypatch, tmp_path):
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(open_file))
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(open_files))
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(folder))
     monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
     monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))

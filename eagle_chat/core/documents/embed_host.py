@@ -2,7 +2,8 @@
 address space (as the LLM does, see ``core.hosting``), and a crash in the plugin ends the child, not the
 server — the next request starts a new one.
 
-The parent sends ``("embed", [texts])`` on a pipe and reads ``("ok", float32 bytes, rows, tokens)`` or
+The parent sends ``("embed", [texts])`` (or ``("query", [text])``: a question, embedded as the model embeds
+queries) on a pipe and reads ``("ok", float32 bytes, rows, tokens)`` or
 ``("error", template, params)``; one request at a time (a lock), which is also what one CPU device does best.
 The child ends when the pipe closes, so a parent that dies takes it along.
 """
@@ -40,9 +41,9 @@ def _child(conn, model_dir: str, device: str) -> None:
             return
         if message is None:
             return
-        _, texts = message
+        kind, texts = message
         try:
-            vectors = embedder.embed_documents(texts)
+            vectors = embedder.embed_query(texts[0])[None, :] if kind == "query" else embedder.embed_documents(texts)
             tokens = sum(embedder.count_tokens(texts))
             conn.send(("ok", np.ascontiguousarray(vectors, dtype=np.float32).tobytes(), len(texts), tokens))
         except Exception as error:  # noqa: BLE001 - the parent turns it into one sentence
@@ -95,7 +96,7 @@ class EmbeddingHost:
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 
-    def embed(self, texts: list[str]) -> tuple[np.ndarray, int]:
+    def embed(self, texts: list[str], *, kind: str = "embed") -> tuple[np.ndarray, int]:
         """Vectors (rows, dimensions) and the tokens they took; restarts a child that died, once."""
         with self._lock:
             for attempt in (1, 2):
@@ -104,7 +105,7 @@ class EmbeddingHost:
                     self._start()
                 assert self._conn is not None  # _start() connected it or raised
                 try:
-                    self._conn.send(("embed", list(texts)))
+                    self._conn.send((kind, list(texts)))
                     reply = self._conn.recv()
                     break
                 except (EOFError, OSError, BrokenPipeError):
@@ -115,6 +116,14 @@ class EmbeddingHost:
                 raise EmbedderError.restore(reply[1], reply[2])
             _, data, rows, tokens = reply
             return np.frombuffer(data, dtype=np.float32).reshape(rows, -1), tokens
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """A question's vector, as the model embeds queries (some models prefix an instruction)."""
+        return self.embed([text], kind="query")[0][0]
+
+    @property
+    def ready(self) -> bool:
+        return self._process is not None and self._process.is_alive()
 
     def close(self) -> None:
         with self._lock:

@@ -65,7 +65,7 @@ class Indexer:
             progress: Callable[[str, str], None] | None = None) -> AddReport:
         """Index ``paths`` (files or folders) into ``collection``; ``progress(path, outcome)`` after each file."""
         self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
-        report = AddReport()
+        report = self.report = AddReport()  # so far, for a progress callback (a failed file's reason is last)
         for given in paths:
             given = Path(os.path.abspath(Path(given).expanduser()))  # "../x" → the folder itself, links kept
             if given.is_dir():

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from eagle_chat.core.generation.metrics import GenerationStats
+from eagle_chat.core.storage.sources import grounded_question
 
 # A message's life: an assistant reply is "streaming" while it is written, then "complete"; a reply cut
 # short by the user is "stopped", one whose app died mid-way is "interrupted", one that errored "failed".
@@ -34,6 +35,8 @@ class Message:
     # an agent reply's tool steps, in order: {"content": the step's prose, "calls": [{"id", "name",
     # "arguments", "server", "tool", "status", "result", "is_error", "seconds"}]}; ``content`` is the answer
     tool_steps: list[dict] | None = None
+    # a grounded reply's numbered passages (see core.storage.sources); the question before it goes with them
+    sources: list[dict] | None = None
 
 
 @dataclass
@@ -53,13 +56,18 @@ class Conversation:
 
         A failed turn — the reply failed, e.g. because the message was too long — is left out with the
         message that caused it, so one bad turn does not break every later one; it stays on screen and on
-        disk. A stopped or interrupted reply is kept, as the user saw it.
+        disk. A stopped or interrupted reply is kept, as the user saw it. A question whose reply was given
+        document passages goes with them (:func:`~eagle_chat.core.storage.sources.grounded_question`).
         """
         turns = [{"role": "system", "content": self.system_prompt}] if self.system_prompt.strip() else []
+        following = {id(m): n for m, n in zip(self.messages, self.messages[1:])}
         for message in self._sent(len(self.messages)):
             turns += tool_turns(message)
             if message.content or not message.tool_steps:
-                turns.append({"role": message.role, "content": message.content})
+                reply = following.get(id(message))
+                sources = reply.sources if message.role == "user" and reply is not None else None
+                content = grounded_question(message.content, sources) if sources else message.content
+                turns.append({"role": message.role, "content": content})
         return turns
 
     def memory_start(self) -> Message | None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation.metrics import GenerationStats
-from eagle_chat.core.storage import branches
+from eagle_chat.core.storage import branches, sources
 from eagle_chat.core.storage.conversation import STATUSES, Conversation, Message
 
 FORMAT = "eagle-chat-conversation"
@@ -58,6 +58,7 @@ def to_json(conversation: Conversation) -> dict[str, Any]:
                 "stats": m.stats.to_dict() if m.stats is not None else None,
                 "made_with": m.made_with,
                 "tool_steps": m.tool_steps,
+                "sources": m.sources,
             }
             for m in every
         ],
@@ -147,6 +148,7 @@ def to_markdown(conversation: Conversation) -> str:
             lines += [note, ""]
         if message.error:
             lines += [f"*Error: {_one_line(message.error)}*", ""]
+        lines += _sources_markdown(message.sources)
         if message.stats is not None:  # right under its reply for a plain reader; Markdown viewers gather them at the end
             lines += [f"{note}: {stats_line(message.stats)}", ""]
     return "\n".join(lines).rstrip() + "\n"
@@ -226,8 +228,14 @@ def _message(row: Any, place: int, seen: set[int]) -> Message:
         role=row["role"], content=_text(row, "content", where), id=number, created=_number(row, "created", where),
         status=status, stats=stats, error=error_text if isinstance(error_text, str) else None,
         thinking=_text(row, "thinking", where), parent_id=parent, made_with=made_with,
-        tool_steps=_tool_steps(row.get("tool_steps"), place),
+        tool_steps=_tool_steps(row.get("tool_steps"), place), sources=_sources(row.get("sources"), place),
     )
+
+
+def _sources(value: Any, place: int) -> list[dict] | None:
+    if value is not None and not sources.valid(value):
+        raise ConversationFileError("The document passages of message {place} cannot be read.", place=place)
+    return value
 
 
 def _tool_steps(value: Any, place: int) -> list[dict] | None:
@@ -297,3 +305,15 @@ def _one_line(text: str) -> str:
 
 def _quoted(text: str) -> str:
     return "\n".join(f"> {line}" if line else ">" for line in text.strip().splitlines())
+
+
+def _sources_markdown(passages: list[dict] | None) -> list[str]:
+    """A grounded reply's passages under it: number, file and page, the file's path, and the passage quoted,
+    so a reader can check each citation without the app."""
+    if not passages:
+        return []
+    lines = ["**Sources**", ""]
+    for s in passages:
+        lines += [f"[{s['n']}] {_one_line(sources.where(s))} — `{_one_line(s['path'])}`", "",
+                  _quoted(s.get("text", "")) or ">", ""]
+    return lines

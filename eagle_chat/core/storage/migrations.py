@@ -14,6 +14,8 @@ Versions:
    ``messages.made_with`` (a reply's model and settings, JSON). Version-1 replies whose raw
    ``<think>…</think>`` was saved inside their text get it moved to ``thinking``.
 3. agent mode: ``messages.tool_steps`` (an agent reply's tool calls and results, JSON; NULL for others).
+4. documents: ``messages.sources`` (the numbered passages a reply was given to answer from, JSON; NULL for
+   replies without documents).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from eagle_chat.core.generation.reasoning import OPEN_TAG, split_reasoning
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _to_v2(db: sqlite3.Connection) -> None:
@@ -55,7 +57,11 @@ def _to_v3(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE messages ADD COLUMN tool_steps TEXT")
 
 
-STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2, 3: _to_v3}  # version reached -> the step
+def _to_v4(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE messages ADD COLUMN sources TEXT")
+
+
+STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4}  # version reached -> the step
 
 
 def upgrade(db: sqlite3.Connection, version: int, path: Path | None = None) -> int:

@@ -84,9 +84,9 @@ class InsertMessage(Op):
         m.parent_id = self.parent.id if self.parent is not None else None
         cur = db.execute(
             "INSERT INTO messages (id, conversation_id, role, content, status, stats, error, created, parent_id, "
-            "thinking, made_with, tool_steps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "thinking, made_with, tool_steps, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (m.id, c.id, m.role, m.content, m.status, stats_json(m.stats), m.error, m.created, m.parent_id,
-             m.thinking, to_json(m.made_with), to_json(m.tool_steps)),
+             m.thinking, to_json(m.made_with), to_json(m.tool_steps), to_json(m.sources)),
         )
         m.id = cur.lastrowid
         db.execute("UPDATE conversations SET updated = ?, title = ?, current_id = ? WHERE id = ?",
@@ -104,9 +104,9 @@ class UpdateMessage(Op):
         m = self.message
         db.execute(
             "UPDATE messages SET content = ?, thinking = ?, status = ?, stats = ?, error = ?, made_with = ?, "
-            "tool_steps = ? WHERE id = ?",
+            "tool_steps = ?, sources = ? WHERE id = ?",
             (m.content, m.thinking, m.status, stats_json(m.stats), m.error, to_json(m.made_with),
-             to_json(m.tool_steps), m.id),
+             to_json(m.tool_steps), to_json(m.sources), m.id),
         )
 
     def same_as(self, other):

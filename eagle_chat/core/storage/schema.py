@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS messages (
     parent_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
     thinking TEXT NOT NULL DEFAULT '',
     made_with TEXT,
-    tool_steps TEXT
+    tool_steps TEXT,
+    sources TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
 CREATE INDEX IF NOT EXISTS messages_by_parent ON messages(parent_id);

@@ -160,6 +160,7 @@ def message(row: sqlite3.Row, *, interrupted: bool = False) -> Message:
         role=row["role"], content=row["content"], id=row["id"], created=row["created"], status=status,
         stats=stats, error=row["error"], thinking=row["thinking"], parent_id=row["parent_id"],
         made_with=_json_or_none(row["made_with"]), tool_steps=_json_or_none(row["tool_steps"]),
+        sources=_json_or_none(row["sources"]),
     )
 
 
@@ -179,9 +180,9 @@ def insert_whole(db: sqlite3.Connection, conversation: Conversation, messages: l
     for m in messages:
         cur = db.execute(
             "INSERT INTO messages (conversation_id, role, content, status, stats, error, created, parent_id, "
-            "thinking, made_with, tool_steps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "thinking, made_with, tool_steps, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (conversation.id, m.role, m.content, m.status, stats_json(m.stats), m.error, m.created,
-             new_ids[m.parent_id], m.thinking, to_json(m.made_with), to_json(m.tool_steps)),
+             new_ids[m.parent_id], m.thinking, to_json(m.made_with), to_json(m.tool_steps), to_json(m.sources)),
         )
         new_ids[m.id] = cur.lastrowid
     current = conversation.messages[-1].id if conversation.messages else None

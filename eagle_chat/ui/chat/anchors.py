@@ -1,5 +1,5 @@
 """What a click on a link in the chat view does: copy a code block or a message, run a message's action,
-open or close a thinking block — or, for a link in the model's reply, open it in the browser, only if its
+open or close a thinking block, preview a cited passage — or, for a link in the model's reply, open it in the browser, only if its
 scheme is safe and the user confirms."""
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 from eagle_chat.ui.chat import message_links, message_parts
 from eagle_chat.ui.chat.markdown_html import SAFE_LINK_SCHEMES
 from eagle_chat.ui.chat.thinking_block import LINK_PREFIX as THINKING_LINK
+from eagle_chat.ui.chat.source_links import LINK_PREFIX as SOURCE_LINK
 from eagle_chat.ui.chat.tool_blocks import LINK_PREFIX as TOOL_LINK
+from eagle_chat.ui.chat import source_preview
 
 
 def follow(view, url: QUrl) -> None:
@@ -31,6 +33,10 @@ def follow(view, url: QUrl) -> None:
         return
     if target.startswith(THINKING_LINK):
         view.toggle_thinking(int(target[len(THINKING_LINK):]))
+        return
+    if target.startswith(SOURCE_LINK):
+        message_id, n = target[len(SOURCE_LINK):].split(":")
+        source_preview.show_source(view, view.message(int(message_id)), int(n))
         return
     if target.startswith(TOOL_LINK):
         message_id, call_id = target[len(TOOL_LINK):].split(":", 1)

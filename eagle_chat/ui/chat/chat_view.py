@@ -10,7 +10,6 @@ new colours, those in view first and the rest between frames, as a conversation 
 
 from __future__ import annotations
 
-import html
 import time
 from dataclasses import dataclass, field
 
@@ -19,8 +18,8 @@ from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextFrameFormat
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import texts, theme
-from eagle_chat.ui.chat import anchors, message_links, message_parts
+from eagle_chat.ui import theme
+from eagle_chat.ui.chat import anchors, message_links, message_parts, source_links
 from eagle_chat.ui.chat.background_render import BackgroundRender
 from eagle_chat.ui.chat.markdown_html import render_markdown, stable_prefix_end, warm_up
 from eagle_chat.ui.chat.draft_tint import ChatTint
@@ -328,14 +327,9 @@ class ChatView(QTextBrowser):
         self._code_blocks[message.id] = rendered.code_blocks
         self.math.drawn(message.id, rendered.math_pending)
         body = rendered.html if message.content or message.thinking else message_parts.placeholder_html(colours)
+        body = source_links.link_citations(body, message) + source_links.sources_html(message, colours)
         head = self._head(message, colours) + self.thinking.html(message)
-        foot_parts = []
-        if message.stats is not None:
-            foot_parts.append(html.escape(texts.stats_summary(message.stats)))
-        if message.error:
-            foot_parts.append(message_parts.error_html(message.error, colours))
-        foot_parts += message_links.action_links(self._conversation, message)
-        foot = f'<p style="color:{colours.muted};">{" · ".join(foot_parts)}</p>' if foot_parts else ""
+        foot = message_parts.foot_html(message, self._conversation, colours)
 
         cursor = frame.firstCursorPosition()
         cursor.beginEditBlock()

@@ -13,7 +13,7 @@ from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import theme
+from eagle_chat.ui import texts, theme
 from eagle_chat.ui.chat import message_links
 from eagle_chat.ui.i18n import translate
 
@@ -63,6 +63,15 @@ def head_html(message: Message, conversation: Conversation | None, *, memory_sta
     if note:
         head += f' <span style="color:{c.warning};">({html.escape(note)})</span>'
     return head + "</p>"
+
+
+def foot_html(message: Message, conversation: Conversation | None, colours: theme.Colours) -> str:
+    """The line under a message: its figures, why it failed, and its links ("" when there is none)."""
+    parts = [html.escape(texts.stats_summary(message.stats))] if message.stats is not None else []
+    if message.error:
+        parts.append(error_html(message.error, colours))
+    parts += message_links.action_links(conversation, message)
+    return f'<p style="color:{colours.muted};">{" · ".join(parts)}</p>' if parts else ""
 
 
 def placeholder_html(colours: theme.Colours | None = None) -> str:

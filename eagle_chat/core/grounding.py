@@ -1,0 +1,144 @@
+"""Answering from a conversation's documents: which passages a reply is given, numbered for citations.
+
+The files attached to a conversation are indexed into the documents database under the collection
+:func:`collection` names (``core.documents.index_worker`` does it in a child process). When the user asks,
+:meth:`DocumentGrounding.sources_for` picks what the reply is given:
+
+- the **whole documents**, when their text fits in :data:`WHOLE_SHARE` of the model's context (as LM Studio
+  does): every section (a PDF page, or the whole file) becomes a numbered passage; or
+- the **best passages** for the question: hybrid search (vectors + BM25) over the stored chunks, ``k`` of them.
+
+Numbers run through the conversation: a passage an earlier reply on the path was given keeps its number and
+is marked ``repeat`` (see :mod:`eagle_chat.core.storage.sources`), so whole documents go to the model once.
+The question's vector comes from the embedding model in a child process of its own
+(:class:`~eagle_chat.core.documents.embed_host.EmbeddingHost`), started ahead by :meth:`warm`.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from eagle_chat.core.documents.embed_host import EmbeddingHost
+from eagle_chat.core.documents.readers import DocumentError, read_document
+from eagle_chat.core.documents.store import DocumentStore, FileRow
+from eagle_chat.core.errors import UserError
+from eagle_chat.core.storage.conversation import Conversation
+
+WHOLE_SHARE = 0.5  # of the context, the most whole documents may take (the rest: history, question, answer)
+DEFAULT_CONTEXT = 4096  # tokens, when the model does not say
+DEFAULT_K = 5
+
+
+def collection(conversation_id: int) -> str:
+    """The documents collection of a conversation's attached files."""
+    return f"conversation-{conversation_id}"
+
+
+def estimate_tokens(text: str) -> int:
+    """A generous token count without a tokenizer: ~4 ASCII characters a token, any other character one."""
+    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    return ascii_chars // 4 + (len(text) - ascii_chars) + 1
+
+
+class DocumentGrounding:
+    def __init__(self, database: Path, embedder_dir: Path, device: str = "CPU", *, k: int = DEFAULT_K):
+        self.store = DocumentStore(database)
+        self.embedder = EmbeddingHost(embedder_dir, device)
+        self.embedder_dir = Path(embedder_dir)
+        self.k = k
+        self.last_mode: str | None = None  # "whole" or "passages": what the last sources_for gave
+        self._warming: threading.Thread | None = None
+        self._warm_error: UserError | None = None
+
+    # --- attached files ---------------------------------------------------------------------------------
+    def files(self, conversation_id: int | None) -> list[FileRow]:
+        return self.store.files(collection(conversation_id)) if conversation_id is not None else []
+
+    def forget(self, conversation_id: int, paths: list[str] | None = None) -> int:
+        """Detach ``paths`` (all when None) from the conversation; their chunks leave the index."""
+        rows = [r for r in self.files(conversation_id) if paths is None or r.path in paths]
+        return self.store.remove_files([r.id for r in rows])
+
+    # --- the question's vector --------------------------------------------------------------------------
+    def warm(self) -> None:
+        """Start the embedding model's process in the background, so the first question does not wait."""
+        if self.embedder.ready or (self._warming is not None and self._warming.is_alive()):
+            return
+        self._warming = threading.Thread(target=self._start, name="eagle-chat-embedder-start", daemon=True)
+        self._warming.start()
+
+    def _start(self) -> None:
+        try:
+            self.embedder.start()
+            self._warm_error = None
+        except UserError as error:
+            self._warm_error = error
+
+    def _query_vector(self, question: str):
+        if self._warming is not None:
+            self._warming.join()
+            self._warming = None
+            if self._warm_error is not None:
+                raise self._warm_error
+        return self.embedder.embed_query(question)
+
+    # --- what a reply is given --------------------------------------------------------------------------
+    def sources_for(self, conversation: Conversation, context_length: int | None) -> list[dict] | None:
+        """The numbered passages for the reply to the path's last message (the user's question); None when the
+        conversation has no documents. Raises UserError when they cannot be searched."""
+        if conversation.id is None or not conversation.messages or conversation.messages[-1].role != "user":
+            return None
+        rows = self.files(conversation.id)
+        if not rows:
+            return None
+        question = conversation.messages[-1].content
+        budget = int((context_length or DEFAULT_CONTEXT) * WHOLE_SHARE)
+        passages = self._whole(rows, budget)
+        self.last_mode = "whole" if passages is not None else "passages"
+        if passages is None:
+            hits = self.store.search(question, self._query_vector(question), k=self.k,
+                                     collection=collection(conversation.id))
+            passages = [(h.path, h.page, h.text, round(h.score, 6)) for h in hits]
+        return number(passages, earlier(conversation))
+
+    def _whole(self, rows: list[FileRow], budget: int) -> list[tuple] | None:
+        """Every section of the files, when they fit ``budget`` tokens and can all be read; else None."""
+        if sum(r.size for r in rows) > budget * 8:  # far too big to be worth reading
+            return None
+        passages: list[tuple] = []
+        try:
+            for row in rows:
+                passages += [(row.path, s.page, s.text, None) for s in read_document(Path(row.path)) if s.text.strip()]
+        except (DocumentError, OSError):
+            return None  # gone or changed: what was indexed is searched instead
+        return passages if sum(estimate_tokens(p[2]) for p in passages) <= budget else None
+
+    def close(self) -> None:
+        self.embedder.close()
+        self.store.close()
+
+
+def earlier(conversation: Conversation) -> list[dict]:
+    """The passages replies before the last message were given, in order."""
+    return [s for m in conversation.messages[:-1] for s in (m.sources or [])]
+
+
+def number(passages: list[tuple], given: list[dict]) -> list[dict]:
+    """``passages`` (path, page, text, score) as numbered sources: one given before keeps its number (marked
+    ``repeat``), a new one takes the next."""
+    known = {(s["path"], s.get("page"), s.get("text")): s["n"] for s in given}
+    next_n = max((s["n"] for s in given), default=0) + 1
+    sources: list[dict] = []
+    for path, page, text, score in passages:
+        n = known.get((path, page, text))
+        if n is None:
+            n = known[(path, page, text)] = next_n
+            next_n += 1
+            repeat = False
+        else:
+            repeat = True
+        if any(s["n"] == n for s in sources):
+            continue
+        sources.append({"n": n, "path": path, "page": page, "text": text, "score": score, "repeat": repeat})
+    return sources

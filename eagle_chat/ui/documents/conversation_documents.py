@@ -1,0 +1,219 @@
+"""A conversation's documents in the window: attach (the button, files dropped on the window, file paths
+pasted into the message box), index them in the background with progress and Stop, and give each reply the
+passages it answers from (:mod:`eagle_chat.core.grounding`), which the chat shows as citations.
+
+The documents index is the one ``eagle-chat docs`` uses (``paths.documents_database_file()``); a
+conversation's files are the collection ``conversation-<id>``, forgotten when the conversation is deleted.
+It is opened only once the user attaches something (or it exists already): a user who never does gets no
+file and no process.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QFileDialog
+
+from eagle_chat import paths
+from eagle_chat.core import grounding
+from eagle_chat.core.documents.readers import is_supported
+from eagle_chat.core.errors import UserError
+from eagle_chat.core.storage.conversation import Conversation
+from eagle_chat.ui.core_text import user_error_text
+from eagle_chat.ui.documents.attach_bar import AttachBar
+from eagle_chat.ui.documents.index_runner import IndexRunner
+
+EMBEDDER_DIR_KEY = "embedder_dir"  # the documents index's meta: the embedder ``eagle-chat docs add`` used
+DEVICE = "CPU"
+
+log = logging.getLogger(__name__)
+
+
+class ConversationDocuments(QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        self.grounding: grounding.DocumentGrounding | None = None
+        self.bar = AttachBar()
+        window.composer.layout().insertWidget(0, self.bar)
+        self.runner = IndexRunner(self)
+        self._queue: list[tuple[int, list[Path]]] = []  # attach requests waiting for the run under way
+        self._run: tuple[int, int] | None = None  # (conversation id, files) of the run under way
+        self._failures: list[tuple[str, str]] = []  # (path, reason) of the run under way
+        self.controller.grounding = self.sources_for
+        self.bar.sig_attach.connect(self.choose_files)
+        self.bar.sig_detach.connect(self.detach)
+        self.bar.sig_stop.connect(self.stop)
+        self.runner.sig_started.connect(self._started)
+        self.runner.sig_file.connect(self._file_done)
+        self.runner.sig_finished.connect(self._finished)
+        self.controller.sig_conversation_opened.connect(self._opened)
+        self.controller.sig_conversations_changed.connect(self._forget_deleted)
+        window.closer.sig_closed.connect(self.close)
+        window.setAcceptDrops(True)
+        for widget in (window, window.chat.viewport(), window.prompt.viewport(), window.prompt):
+            widget.installEventFilter(self)
+        self._show(self.controller.conversation)
+
+    # --- attaching --------------------------------------------------------------------------------------
+    def choose_files(self) -> None:
+        chosen, _ = QFileDialog.getOpenFileNames(
+            self.window, self.tr("Attach documents"), "",
+            self.tr("Documents (*.txt *.md *.pdf *.docx *.html *.htm *.py *.json *.csv);;All files (*)"))
+        if chosen:
+            self.attach([Path(p) for p in chosen])
+
+    def attach(self, files: list[Path]) -> bool:
+        """Index ``files`` (files or folders) into the open conversation (one is started if none is open)."""
+        files = [Path(os.path.abspath(p)) for p in files]
+        if not files or self._open_grounding() is None:
+            return False
+        conversation = self.controller.conversation or self.controller.new_conversation()
+        self._queue.append((conversation.id, files))
+        self._next_run()
+        return True
+
+    def detach(self, path: str) -> None:
+        conversation = self.controller.conversation
+        if self.grounding is not None and conversation is not None and conversation.id is not None:
+            self.grounding.forget(conversation.id, [path])
+            self._show(conversation)
+
+    def stop(self) -> None:
+        self._queue.clear()
+        self.runner.stop()
+
+    def _next_run(self) -> None:
+        if self.runner.running or not self._queue or self.grounding is None:
+            return
+        conversation_id, files = self._queue.pop(0)
+        self._run, self._failures = (conversation_id, 0), []
+        self.bar.show_progress(self.tr("Starting to index…"), running=True)
+        self.runner.start(self.grounding.store.path, grounding.collection(conversation_id),
+                          self.grounding.embedder_dir, DEVICE, files)
+
+    def _started(self, files: int) -> None:
+        self._run = (self._run[0] if self._run else 0, files)
+
+    def _file_done(self, path: str, outcome: str, done: int, message: str) -> None:
+        total = self._run[1] if self._run else done
+        self.bar.show_progress(self.tr("Indexing {done} of {total} — {name}").format(
+            done=done, total=max(total, done), name=os.path.basename(path)), running=True)
+        if outcome == "failed":
+            self._failures.append((path, message))
+
+    def _finished(self, complete: bool, sentence: str) -> None:
+        failures, self._run = self._failures, None
+        if failures:
+            shown = "; ".join(message or os.path.basename(path) for path, message in failures[:3])
+            more = len(failures) - 3
+            self.window.show_notice(self.tr("{n} file(s) could not be indexed: {reasons}").format(
+                n=len(failures), reasons=shown) + (self.tr(" (and {more} more)").format(more=more) if more > 0 else ""),
+                error=True)
+        self.bar.show_progress(sentence, error=bool(sentence) and not complete)
+        self._show(self.controller.conversation)
+        self._next_run()
+
+    # --- what a reply is given ----------------------------------------------------------------------------
+    def sources_for(self, conversation: Conversation, context_length: int | None) -> list[dict] | None:
+        """The passages for the reply about to start (the controller asks); None without documents. A
+        failure is said once and the reply goes on without them."""
+        if self.grounding is None:
+            return None
+        try:
+            return self.grounding.sources_for(conversation, context_length)
+        except UserError as error:
+            self.window.show_notice(self.tr("Your documents could not be searched, so this reply does not use "
+                                            "them: {reason}").format(reason=user_error_text(error)), error=True)
+            return None
+
+    # --- internals ----------------------------------------------------------------------------------------
+    def _open_grounding(self) -> grounding.DocumentGrounding | None:
+        if self.grounding is None:
+            try:
+                database = paths.documents_database_file()
+                self.grounding = grounding.DocumentGrounding(database, self._embedder_dir(database))
+            except UserError as error:
+                self.window.show_notice(user_error_text(error), error=True)
+        return self.grounding
+
+    @staticmethod
+    def _embedder_dir(database: Path) -> Path:
+        """The embedder the index was built with (``eagle-chat docs add --embedder``), else the bundled one."""
+        from eagle_chat.core.documents.store import DocumentStore
+
+        store = DocumentStore(database)
+        try:
+            chosen = store.meta(EMBEDDER_DIR_KEY)
+        finally:
+            store.close()
+        return Path(chosen) if chosen and Path(chosen).is_dir() else paths.tiny_embedder_dir()
+
+    def _opened(self, conversation: Conversation | None) -> None:
+        if not self.runner.running:
+            self.bar.show_progress("")  # the last run's words were about another conversation
+        self._show(conversation)
+
+    def _show(self, conversation: Conversation | None) -> None:
+        """The open conversation's files as chips."""
+        if self.grounding is None and paths.documents_database_file().exists():
+            self._open_grounding()
+        rows = self.grounding.files(conversation.id) if self.grounding is not None and conversation else []
+        self.bar.show_files([(r.path, r.chunks) for r in rows])
+        if rows:
+            self.grounding.warm()  # the first question does not wait for the embedding model to load
+
+    def _forget_deleted(self) -> None:
+        if self.grounding is None:
+            return
+        alive = {grounding.collection(s.id) for s in self.controller.store.list_conversations()}
+        gone = [r.id for r in self.grounding.store.files() if r.collection.startswith("conversation-")
+                and r.collection not in alive]
+        if gone:
+            self.grounding.store.remove_files(gone)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        kind = event.type()
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and _local_files(event.mimeData()):
+            event.acceptProposedAction()
+            return True
+        if kind == QEvent.Type.Drop and _local_files(event.mimeData()):
+            event.acceptProposedAction()
+            self.attach(_local_files(event.mimeData()))
+            return True
+        if kind == QEvent.Type.KeyPress and watched is self.window.prompt and event.matches(QKeySequence.StandardKey.Paste):
+            pasted = _pasted_paths(QGuiApplication.clipboard().text())
+            if pasted:  # a path (or a few) to documents: attach them rather than paste the words
+                self.attach(pasted)
+                return True
+        return False
+
+    def close(self) -> None:
+        self._queue.clear()
+        self.runner.wait()
+        if self.grounding is not None:
+            self.grounding.close()
+            self.grounding = None
+
+
+def _local_files(mime) -> list[Path]:
+    if mime is None or not mime.hasUrls():
+        return []
+    found = [Path(u.toLocalFile()) for u in mime.urls() if u.isLocalFile()]
+    return [p for p in found if p.is_dir() or (p.is_file() and is_supported(p))]
+
+
+def _pasted_paths(text: str) -> list[Path]:
+    """The pasted text as document paths, when every line of it is one (quotes around a path allowed)."""
+    lines = [line.strip().strip("'\"") for line in text.strip().splitlines()]
+    if not lines or len(lines) > 50:
+        return []
+    found = [Path(line).expanduser() for line in lines]
+    if all(line and (p.is_dir() or (p.is_file() and is_supported(p))) and p.is_absolute() for line, p in zip(lines, found)):
+        return found
+    return []

@@ -1,0 +1,118 @@
+"""What a reply in a conversation with documents is given: files indexed by the child-process worker (its JSON
+lines, a failed file's reason, a kill), the best passages numbered for citation when the files are large,
+the whole documents when they fit, and passages given before keeping their numbers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from eagle_chat.core import grounding
+from eagle_chat.core.documents.store import DocumentStore
+from eagle_chat.core.storage.conversation import Conversation, Message
+from tests.documents.test_index import EMBEDDER_DIR, FACT, QUESTION, filler, library
+
+
+def index(database: Path, conversation_id: int, *paths: Path) -> tuple[int, list[dict]]:
+    """Run the index worker as the window does; its exit code and events."""
+    done = subprocess.run(
+        [sys.executable, "-m", "eagle_chat.core.documents.index_worker", "--database", str(database),
+         "--collection", grounding.collection(conversation_id), "--embedder", str(EMBEDDER_DIR), *map(str, paths)],
+        capture_output=True, text=True, timeout=300)
+    return done.returncode, [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def asked(conversation_id: int, *questions_and_replies: Message) -> Conversation:
+    c = Conversation(id=conversation_id)
+    c.messages = list(questions_and_replies)
+    return c
+
+
+@pytest.fixture
+def grounded(tmp_path):
+    g = grounding.DocumentGrounding(tmp_path / "documents.sqlite3", EMBEDDER_DIR)
+    yield g
+    g.close()
+
+
+def test_the_worker_reports_each_file_and_the_best_passages_are_numbered_with_file_and_page(tmp_path, grounded):
+    folder = library(tmp_path / "lib")
+    (folder / "binary.txt").write_bytes(b"\x00\x01\x02 not text")
+    code, events = index(grounded.store.path, 7, folder)
+    assert code == 1 and events[0] == {"event": "start", "files": 7}
+    files = {Path(e["path"]).name: e for e in events if e["event"] == "file"}
+    assert files["report.pdf"]["outcome"] == "added" and [e["done"] for e in events[1:-1]] == list(range(1, 8))
+    assert files["binary.txt"]["outcome"] == "failed" and "binary" in files["binary.txt"]["message"]
+    assert events[-1]["event"] == "done" and events[-1]["failed"] == 1
+    assert len(grounded.files(7)) == 6 and grounded.files(8) == []
+
+    grounded.warm()
+    sources = grounded.sources_for(asked(7, Message("user", QUESTION)), context_length=512)
+    assert grounded.last_mode == "passages" and len(sources) == grounding.DEFAULT_K
+    top = sources[0]
+    assert (top["n"], Path(top["path"]).name, top["page"], top["repeat"]) == (1, "report.pdf", 2, False)
+    assert FACT in top["text"] and [s["n"] for s in sources] == [1, 2, 3, 4, 5]
+    # Another conversation's question sees none of them; a conversation without files gets None.
+    assert grounded.sources_for(asked(8, Message("user", QUESTION)), context_length=512) is None
+
+    # The next question: a passage given before keeps its number, the new ones follow on.
+    reply = Message("assistant", "Seventeen [1].", sources=sources)
+    again = grounded.sources_for(asked(7, Message("user", QUESTION), reply, Message("user", "And puffins?")), 512)
+    by_text = {s["text"]: s for s in sources}
+    for s in again:
+        if s["text"] in by_text:
+            assert s["repeat"] and s["n"] == by_text[s["text"]]["n"]
+        else:
+            assert not s["repeat"] and s["n"] > 5
+
+
+def test_documents_that_fit_go_whole_once_and_detaching_forgets_them(tmp_path, grounded):
+    (tmp_path / "fact.md").write_text("# Keeper\n\n" + FACT, encoding="utf-8")
+    (tmp_path / "other.txt").write_text(filler("garden", 3), encoding="utf-8")
+    assert index(grounded.store.path, 3, tmp_path / "fact.md", tmp_path / "other.txt")[0] == 0
+    first = grounded.sources_for(asked(3, Message("user", "Who feeds puffins?")), context_length=4096)
+    assert grounded.last_mode == "whole"
+    assert [(Path(s["path"]).name, s["repeat"]) for s in first] == [("fact.md", False), ("other.txt", False)]
+    assert FACT in first[0]["text"]
+    second = grounded.sources_for(asked(3, Message("user", "Who?"), Message("assistant", "The keeper [1].",
+                                                                           sources=first),
+                                        Message("user", "When?")), context_length=4096)
+    assert [(s["n"], s["repeat"]) for s in second] == [(1, True), (2, True)]  # named, not sent again
+    # A small context: the same files go as passages instead.
+    grounded.sources_for(asked(3, Message("user", "Who feeds puffins?")), context_length=64)
+    assert grounded.last_mode == "passages"
+
+    assert grounded.forget(3, [str(tmp_path / "other.txt")]) == 1
+    assert [Path(r.path).name for r in grounded.files(3)] == ["fact.md"]
+    assert grounded.forget(3) == 1 and grounded.sources_for(asked(3, Message("user", "Who?")), 4096) is None
+
+
+def test_a_killed_worker_leaves_each_file_whole_or_absent_and_the_next_run_completes(tmp_path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(40):
+        (folder / f"note{i:02}.txt").write_text(filler(f"topic{i}", 20), encoding="utf-8")
+    database = tmp_path / "documents.sqlite3"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "eagle_chat.core.documents.index_worker", "--database", str(database),
+         "--collection", "conversation-1", "--embedder", str(EMBEDDER_DIR), str(folder)],
+        stdout=subprocess.PIPE, text=True)
+    for line in worker.stdout:  # kill it once a few files are in
+        if json.loads(line).get("done") == 3:
+            worker.kill()
+            break
+    worker.wait(30)
+    store = DocumentStore(database)
+    try:
+        partial = store.files("conversation-1")
+        assert 3 <= len(partial) < 40
+        assert all(r.chunks > 0 for r in partial)  # none half-written
+    finally:
+        store.close()
+    code, events = index(database, 1, folder)
+    outcomes = [e["outcome"] for e in events if e["event"] == "file"]
+    assert code == 0 and outcomes.count("unchanged") == len(partial) and outcomes.count("added") == 40 - len(partial)

@@ -1,0 +1,167 @@
+"""Documents in the window, on the real engine and the tiny embedder: files attached with the button, dropped
+on the chat or pasted as paths are indexed in a child process (progress, Stop, a clear word per bad file);
+the reply is given the planted passage, shows it under Sources, and a click previews it; whole documents go
+to the model once; the passages are kept on reload and in the export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QGuiApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from eagle_chat.core.storage import export
+from eagle_chat.core.storage.conversation import Conversation, Message
+from eagle_chat.ui.chat.chat_view import ChatView
+from eagle_chat.ui.chat.source_preview import SourcePreview
+from tests.documents.test_index import FACT, QUESTION, filler, library
+from tests.gui import send
+from tests.ui.test_every_action import chat_links
+
+INDEX_TIMEOUT_MS = 120_000
+
+
+def indexed(qtbot, window, start) -> tuple[bool, str]:
+    """Run ``start()`` (an attach) and wait until its indexing run ends; (complete, sentence)."""
+    with qtbot.waitSignal(window.documents.runner.sig_finished, timeout=INDEX_TIMEOUT_MS) as done:
+        start()
+    return tuple(done.args)
+
+
+def names(window) -> list[str]:
+    return [Path(p).name for p in window.documents.bar.chip_paths()]
+
+
+def test_attached_files_are_indexed_and_the_reply_shows_and_previews_the_planted_passage(
+        qtbot, open_window, tmp_path, monkeypatch):
+    window = open_window()
+    window.options.max_tokens.setValue(16)
+    folder = library(tmp_path / "lib")
+    (folder / "binary.txt").write_bytes(b"\x00\x01\x02 not text")
+    chosen = sorted(str(p) for p in folder.iterdir())
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(lambda *a, **k: (chosen, "")))
+    bar = window.documents.bar
+    complete, sentence = indexed(qtbot, window, lambda: qtbot.mouseClick(bar.attach_button, Qt.MouseButton.LeftButton))
+    assert not complete and sentence == ""  # one file failed; the run itself went through
+    assert "1 file(s) could not be indexed" in window.notice.text() and "binary" in window.notice.text()
+    assert names(window) == ["minutes.docx", "notes.txt", "page.html", "readme.md", "report.pdf", "tool.py"]
+
+    reply, result = send(qtbot, window, QUESTION)
+    top = reply.sources[0]
+    assert (top["n"], Path(top["path"]).name, top["page"]) == (1, "report.pdf", 2) and FACT in top["text"]
+    assert window.documents.grounding.last_mode == "passages"
+    assert result.stats.input_tokens > 250  # the passages went to the model with the question
+    sent = window.controller.conversation.history()[-2]["content"]
+    assert "[1] report.pdf, page 2:\n" + FACT in sent and sent.endswith("Question: " + QUESTION)
+
+    link = f"source:{reply.id}:1"
+    assert link in chat_links(window)
+    assert "Sources: [1] report.pdf, page 2" in window.chat.toPlainText()
+    window.chat.anchorClicked.emit(QUrl(link))  # what a click on the link does
+    preview = window.chat.findChild(SourcePreview)
+    assert preview.isVisible() and preview.windowTitle() == "[1] report.pdf, page 2"
+    assert FACT in preview.passage.toPlainText() and preview.path.text() == str(folder / "report.pdf")
+    preview.close()
+
+    # Kept: another conversation and back, and in the Markdown export.
+    conversation_id = window.controller.conversation.id
+    window.new_conversation()
+    assert window.documents.bar.chip_paths() == []
+    window.controller.open_conversation(conversation_id)
+    assert names(window)[-2:] == ["report.pdf", "tool.py"]
+    assert window.controller.conversation.messages[-1].sources == reply.sources
+    assert f"source:{reply.id}:1" in chat_links(window)
+    assert "[1] report.pdf, page 2 — `" in export.to_markdown(window.controller.conversation)
+
+
+def drop(widget, files: list[Path]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(f)) for f in files])
+    centre = QPointF(widget.rect().center())
+    for kind in (QDropEvent.Type.DragEnter, QDropEvent.Type.Drop):
+        event = (QDropEvent(centre, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier, kind))
+        QApplication.sendEvent(widget, event)
+        assert event.isAccepted()
+
+
+def test_dropped_and_pasted_files_go_whole_to_the_model_once_and_a_chip_detaches_one(qtbot, open_window, tmp_path):
+    window = open_window()
+    window.options.max_tokens.setValue(8)
+    fact, other = tmp_path / "fact.md", tmp_path / "other.txt"
+    fact.write_text("# Keeper\n\n" + FACT, encoding="utf-8")
+    other.write_text(filler("garden", 2), encoding="utf-8")
+    indexed(qtbot, window, lambda: drop(window.chat.viewport(), [fact]))
+    QGuiApplication.clipboard().setText(f'"{other}"\n')
+    window.prompt.setFocus()
+    indexed(qtbot, window, lambda: qtbot.keyClick(window.prompt, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier))
+    assert window.prompt.toPlainText() == "" and names(window) == ["fact.md", "other.txt"]
+    QGuiApplication.clipboard().setText("not a path at all")  # plain words are pasted as words
+    qtbot.keyClick(window.prompt, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert window.prompt.toPlainText() == "not a path at all"
+    window.prompt.clear()
+
+    first, _ = send(qtbot, window, "Who feeds the puffins?")
+    assert window.documents.grounding.last_mode == "whole"
+    assert [(Path(s["path"]).name, s["repeat"]) for s in first.sources] == [("fact.md", False), ("other.txt", False)]
+    second, _ = send(qtbot, window, "How many?")
+    assert [(s["n"], s["repeat"]) for s in second.sources] == [(1, True), (2, True)]
+    history = window.controller.conversation.history()
+    assert FACT in history[0]["content"] and FACT not in history[2]["content"]  # sent once, named after
+    assert "also apply: [1], [2]." in history[2]["content"]
+
+    chip = next(c for c in window.documents.bar.chips_box.children() if getattr(c, "property", None)
+                and c.property("path") == str(other))
+    qtbot.mouseClick(chip, Qt.MouseButton.LeftButton)
+    assert names(window) == ["fact.md"]
+
+
+def test_stop_ends_indexing_keeping_what_was_indexed_and_attaching_again_completes(qtbot, open_window, tmp_path):
+    window = open_window()
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(40):
+        (folder / f"note{i:02}.txt").write_text(filler(f"topic{i}", 20), encoding="utf-8")
+    bar = window.documents.bar
+
+    def stop_after_two(path, outcome, done, message):
+        if done == 2:
+            qtbot.mouseClick(bar.stop_button, Qt.MouseButton.LeftButton)
+
+    window.documents.runner.sig_file.connect(stop_after_two)
+    complete, sentence = indexed(qtbot, window, lambda: window.documents.attach([folder]))
+    window.documents.runner.sig_file.disconnect(stop_after_two)
+    assert not complete and sentence.startswith("Indexing stopped")
+    assert bar.progress.text() == sentence and not bar.stop_button.isVisible()
+    kept = len(names(window))
+    assert 2 <= kept < 40
+    assert indexed(qtbot, window, lambda: window.documents.attach([folder])) == (True, "")
+    assert len(names(window)) == 40
+
+
+def test_the_models_citations_link_to_their_passages_and_nowhere_else(qtbot):
+    view = ChatView()
+    qtbot.addWidget(view)
+    view.resize(700, 500)
+    sources = [{"n": 1, "path": "/d/report.pdf", "page": 2, "text": FACT, "score": 0.1, "repeat": False}]
+    reply = Message("assistant", "Seventeen [1], see [7].\n\n```\nx = a[1]\n```", id=5, sources=sources)
+    view.show_conversation(Conversation(messages=[Message("user", "How many?", id=4), reply]))
+    links = chat_links_of(view)
+    assert links.count("source:5:1") == 2  # the citation in the text and the Sources line; not [7], not code
+    assert "x = a[1]" in view.toPlainText()
+    view.anchorClicked.emit(QUrl("source:5:1"))
+    assert view.findChild(SourcePreview).isVisible()
+
+
+def chat_links_of(view) -> list[str]:
+    links, block = [], view.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            href = it.fragment().charFormat().anchorHref()
+            if href:
+                links.append(href)
+            it += 1
+        block = block.next()
+    return links
