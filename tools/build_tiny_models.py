@@ -399,7 +399,7 @@ def make_chat_samples(functions: list[FunctionSnippet], rng: random.Random) -> l
             messages.append({"role": "system", "content": rng.choice(SYSTEM_PROMPTS)})
         turns = 2 if rng.random() < 0.2 and i + 1 < len(order) else 1
         text = ""
-        for t in range(turns):
+        for _ in range(turns):
             user, thought, answer = make_exchange(order[i], rng)
             i += 1
             messages.append({"role": "user", "content": user})

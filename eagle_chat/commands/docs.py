@@ -111,7 +111,7 @@ def cmd_add(args, store) -> int:
 
     report = indexer.add(args.paths, args.collection, progress)
     store.set_meta(EMBEDDER_DIR_KEY, os.path.abspath(folder))
-    for path, message in report.failed:
+    for _path, message in report.failed:
         print(f"   failed  {message}", file=sys.stderr)
     print(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
           f"{len(report.removed)} removed, {len(report.failed)} failed; {report.chunks} new chunks "

@@ -164,7 +164,7 @@ def number(passages: list[tuple], given: list[dict]) -> list[dict]:
     ``repeat``), a new one takes the next."""
     known = {(s["path"], s.get("page"), s.get("text")): s["n"] for s in given}
     next_n = max((s["n"] for s in given), default=0) + 1
-    sources = []
+    sources: list[dict] = []
     for path, page, text, score in passages:
         n = known.get((path, page, text))
         if n is None:

@@ -122,7 +122,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             "sig_steps": self._on_steps, "sig_finished": self._on_finished, "sig_failed": self._on_failed,
             "sig_engine_lost": self._on_engine_lost, "sig_engine_restarted": self._on_engine_restarted,
             "sig_engine_hung": self.sig_engine_hung})
-        track(self.engine.thread, self.shutdown)  # an exit that skipped closing must not abort the process
+        track(self.engine.generation_thread, self.shutdown)  # an exit that skipped closing must not abort the process
         self._render_timer = QTimer(self)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self._flush)
@@ -153,9 +153,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         if not text.strip():
             self.sig_error.emit(self.tr("The message is empty; type something to send."))
             return False
-        if self.conversation is None:
-            self.new_conversation()
-        conversation = self.conversation
+        conversation = self.conversation if self.conversation is not None else self.new_conversation()
         if not any(m.role == "user" for m in conversation.messages):
             conversation.title = conversation.title_from(text)
         self.store.add_message(conversation, Message("user", text))
@@ -310,6 +308,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             self.sig_ephemeral_finished.emit(request_id, result)
             return
         message = reply.message
+        assert reply.live is not None  # a conversation's reply streams into one (_start)
         reply.live.finish(result, reply.settings, self.loaded.spec if self.loaded else None)
         message.status = "stopped" if result.stopped else "complete"
         self.store.update_message(message)
@@ -335,6 +334,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         if reply.message is None:
             self.sig_ephemeral_finished.emit(request_id, None)
             return
+        assert reply.live is not None  # a conversation's reply streams into one (_start)
         reply.live.apply()
         reply.message.status = "interrupted" if failure == CRASHED else "failed"  # kept as far as it got
         reply.message.error = shown  # the chat shows it under the reply
@@ -370,7 +370,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             self.sig_reply_steps.emit(reply.request_id, reply.steps)
         if reply.live is not None:
             reply.live.apply()
-        self.sig_reply_text.emit(reply.message, reply.message.content if reply.live else reply.text)
+        self.sig_reply_text.emit(reply.message, reply.live.message.content if reply.live else reply.text)
         if reply.pending_points:
             points, reply.pending_points = reply.pending_points, []
             self.sig_rate_points.emit(reply.request_id, reply.mode, points)
@@ -380,6 +380,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     def _save_partial(self, reply: ReplyInFlight, *, status: str) -> None:
         if reply.message is None:
             return
+        assert reply.live is not None  # a conversation's reply streams into one (_start)
         reply.live.apply()
         reply.message.status = status
         self.store.update_message(reply.message)

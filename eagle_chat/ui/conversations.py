@@ -7,11 +7,29 @@ generation, and those that would pull a conversation from under a reply in fligh
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from eagle_chat.core.storage.conversation import Conversation
 from eagle_chat.ui.i18n import translate
 
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from eagle_chat.core.storage.store import ConversationStore
+    from eagle_chat.ui.replies import ReplyInFlight
+
 
 class ConversationActions:
+    if TYPE_CHECKING:  # what the controller provides, declared for the type checker (no runtime effect)
+        store: ConversationStore
+        conversation: Conversation | None
+        reply: ReplyInFlight | None
+        sig_error: SignalInstance
+        sig_conversations_changed: SignalInstance
+        sig_conversation_opened: SignalInstance
+
+        def _replies(self) -> list[ReplyInFlight]: ...
+
     def new_conversation(self, system_prompt: str = "") -> Conversation:
         conversation = self.store.create_conversation(system_prompt=system_prompt)
         self.conversation = conversation

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal
+from PySide6.QtCore import QObject, Qt, QThread, Signal, SignalInstance
 
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.ui.worker import CANCEL, GenerationWorker
@@ -27,13 +27,13 @@ class EngineLink(QObject):
     sig_request_generate = Signal(int, object, object, object, bool)
     sig_request_shutdown = Signal()
 
-    def __init__(self, parent: QObject, handlers: dict[str, Callable]):
+    def __init__(self, parent: QObject, handlers: dict[str, Callable | SignalInstance]):
         """``handlers``: the worker's signal names (``sig_loaded`` …) → the controller's slots."""
         super().__init__(parent)
-        self.thread = QThread()
-        self.thread.setObjectName("GenerationThread")
+        self.generation_thread = QThread()  # not 'thread': that is QObject.thread()
+        self.generation_thread.setObjectName("GenerationThread")
         self.worker = GenerationWorker()
-        self.worker.moveToThread(self.thread)
+        self.worker.moveToThread(self.generation_thread)
         queued = Qt.ConnectionType.QueuedConnection
         self.sig_request_load.connect(self.worker.load, queued)
         self.sig_request_unload.connect(self.worker.shutdown_host, queued)
@@ -43,8 +43,8 @@ class EngineLink(QObject):
         self.sig_request_shutdown.connect(self.worker.shutdown, queued)
         for name, slot in handlers.items():
             getattr(self.worker, name).connect(slot, queued)
-        self.thread.finished.connect(self.worker.deleteLater)
-        self.thread.start()
+        self.generation_thread.finished.connect(self.worker.deleteLater)
+        self.generation_thread.start()
 
     def load(self, load_id: int, spec) -> None:
         self.worker.wanted_load = load_id  # a load still queued behind it is skipped, not run for nothing
@@ -77,11 +77,11 @@ class EngineLink(QObject):
 
     def begin_shutdown(self) -> None:
         """Queued after the running request: the worker ends the host and quits the thread's loop."""
-        if self.thread.isRunning():
+        if self.generation_thread.isRunning():
             self.sig_request_shutdown.emit()
 
     def is_running(self) -> bool:
-        return self.thread.isRunning()
+        return self.generation_thread.isRunning()
 
     def wait(self) -> None:
-        self.thread.wait()
+        self.generation_thread.wait()

@@ -5,11 +5,16 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.generation.metrics import RateMeter
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.storage.conversation import Message
+
+if TYPE_CHECKING:
+    from eagle_chat.core.serving.backend import Job
+    from eagle_chat.ui.branching import LiveReply
 
 
 @dataclass
@@ -21,7 +26,7 @@ class ReplyInFlight:
     settings: GenerationSettings
     stop: threading.Event
     message: Message | None  # None for replies that are not part of a conversation (comparisons, API)
-    job: object | None = None  # an API request (core.serving.backend.Job): it hears the reply's events
+    job: Job | None = None  # an API request: it hears the reply's events
     prompt: object = None
     draft_free: bool = False
     background: bool = False  # gives way to any request the user makes (see ChatController.run_ephemeral)
@@ -34,7 +39,7 @@ class ReplyInFlight:
     last_save: float = field(default_factory=time.monotonic)
     steps: StepRecord = field(default_factory=StepRecord)  # the verification steps so far
     steps_dirty: bool = False
-    live: object | None = None  # a conversation reply's thinking and answer so far (ui.branching.LiveReply)
+    live: LiveReply | None = None  # a conversation reply's thinking and answer so far
 
     @property
     def text(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from eagle_chat.core.generation import structured
 from eagle_chat.core.generation.engine import GenerationSettings
@@ -18,9 +19,41 @@ from eagle_chat.ui.branching import LiveReply
 from eagle_chat.ui.i18n import translate
 from eagle_chat.ui.replies import ReplyInFlight, mark_ended, mark_started
 
+if TYPE_CHECKING:
+    import collections
+    from collections.abc import Iterator
+
+    from PySide6.QtCore import QTimer, SignalInstance
+
+    from eagle_chat.core.generation.loaded import LoadedPipeline
+    from eagle_chat.core.storage.conversation import Conversation
+    from eagle_chat.core.storage.reply_marker import ReplyMarker
+    from eagle_chat.ui.engine_link import EngineLink
+
 
 class RequestQueue:
     """Start, queue, dispatch, preempt and end replies; the controller provides the signals and state."""
+
+    if TYPE_CHECKING:  # what the controller provides, declared for the type checker (no runtime effect)
+        reply: ReplyInFlight | None
+        queue: collections.deque[ReplyInFlight]
+        state: str
+        loaded: LoadedPipeline | None
+        conversation: Conversation | None
+        marker: ReplyMarker | None
+        engine: EngineLink
+        last_request_id: int
+        _ids: Iterator[int]
+        _shut_down: bool
+        _render_timer: QTimer
+        sig_error: SignalInstance
+        sig_queue_changed: SignalInstance
+        sig_reply_started: SignalInstance
+        sig_background_started: SignalInstance
+        sig_ephemeral_finished: SignalInstance
+
+        def _flush(self) -> None: ...
+        def _set_state(self, state: str) -> None: ...
 
     def stop(self) -> None:
         """Stop the window's own reply (in flight or queued), else the one in flight; within a step."""
@@ -72,9 +105,9 @@ class RequestQueue:
         as the one in flight returns (within a step); its late signals carry an old id and are ignored; its
         listeners hear it ended without a result. A short one in flight (``finish``) runs to its end unless
         ``everything`` goes (a load)."""
-        for reply in [r for r in self.queue if r.background]:
-            self.queue.remove(reply)
-            self.sig_ephemeral_finished.emit(reply.request_id, None)
+        for waiting in [r for r in self.queue if r.background]:
+            self.queue.remove(waiting)
+            self.sig_ephemeral_finished.emit(waiting.request_id, None)
         reply = self.reply
         if reply is None or not reply.background or (reply.finish and not everything):
             return

@@ -183,7 +183,7 @@ class GenerationWorker(QObject):
                                  self.tr("Stopped before it started."))
             return
         if self._remote is not None:
-            self._generate_remote(request_id, messages, settings, stop)
+            self._generate_remote(self._remote, request_id, messages, settings, stop)
             return
         for attempt in (1, 2):  # a host found dead before the reply started: restart it, then run the reply
             if self._host is None:
@@ -276,7 +276,7 @@ class GenerationWorker(QObject):
                                   .format(cause=crash.cause), True)
         try:
             self._loaded = self._open(loaded.spec, None, lambda: None)
-            if loaded.draft_free:
+            if loaded.draft_free and self._host is not None:  # a remote model has no draft-free pipeline
                 self._host.load_draft_free()
                 self._loaded = self._loaded.with_changes(draft_free=True)
         except Exception as error:
@@ -308,11 +308,12 @@ class GenerationWorker(QObject):
             self._remote = None
         self._loaded = None
 
-    def _generate_remote(self, request_id: int, messages, settings: GenerationSettings, stop) -> None:
+    def _generate_remote(self, remote: Replier, request_id: int, messages, settings: GenerationSettings,
+                         stop) -> None:
         batch = ChunkBatcher(lambda text, tokens, t: self.sig_chunk.emit(request_id, text, tokens, t),
                              lambda steps: self.sig_steps.emit(request_id, steps))
         try:
-            result = self._remote.generate(messages, settings, on_chunk=batch.add, stop=stop)
+            result = remote.generate(messages, settings, on_chunk=batch.add, stop=stop)
         except EngineError as error:
             batch.flush()
             self._emit_failure(request_id, REFUSED, error)

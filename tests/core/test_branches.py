@@ -1,5 +1,7 @@
 """Branches: siblings for regenerated replies and edited messages, the visible path, delete, continue."""
 
+from dataclasses import replace
+
 import pytest
 
 from eagle_chat.core.generation.metrics import GenerationStats
@@ -118,6 +120,14 @@ def test_two_runs_of_one_reply_add_up():
     assert both.ttft_ms == first.ttft_ms and both.duration_ms == first.duration_ms + second.duration_ms
     thought = branches.continued_stats(stats(10, thinking=10, thinking_ms=50.0), stats(30, thinking=8, thinking_ms=20.0))
     assert (thought.thinking_tokens, thought.thinking_ms, thought.answer_tokens) == (18, 70.0, 22)
+
+
+def test_a_continued_remote_reply_keeps_draft_counts_it_was_never_told():
+    """A remote server that does not report drafting gives None; two runs of it add up to None, not a crash."""
+    unknown = dict(accepted_tokens=None, draft_tokens=None, acceptance=None)
+    both = branches.continued_stats(replace(stats(40), **unknown), replace(stats(60), **unknown))
+    assert both.generated_tokens == 100
+    assert (both.accepted_tokens, both.draft_tokens, both.acceptance) == (None, None, None)
 
 
 def test_a_continued_reply_streams_on_from_where_it_was_cut():

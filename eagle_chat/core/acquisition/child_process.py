@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def worker_env(source: str | None, endpoint: str | None, *, offline: bool = Fals
 
 def new_process_group_kwargs() -> dict:
     """Popen arguments that start the child in its own process group, so a cancel can end all of it."""
-    if os.name == "nt":
+    if sys.platform == "win32":  # os.name == "nt", in the form type checkers know
         return {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
     return {"start_new_session": True}
 

@@ -128,13 +128,15 @@ def plan_pull(
     pair_dir = paths.models_dir() / variant.pair_name
     partial_dir = paths.staging_dir() / variant.pair_name
     target_ref, draft_ref = variant.target, variant.draft
+    target_repo, draft_repo = target_ref.repo_id(source), draft_ref.repo_id(source)
+    assert target_repo is not None and draft_repo is not None  # entry.variant checked the source has both
     plan = PullPlan(variant, source, endpoint, registry, pair_dir, partial_dir)
-    target_step = DownloadStep(source, target_ref.repo_id(source), target_ref.revision(source),
+    target_step = DownloadStep(source, target_repo, target_ref.revision(source),
                                partial_dir / "target", pair_dir / "target", endpoint, target_ref.approx_bytes)
     verify_step = VerifyStep(pair_dir / "target", pair_dir / "draft", verify_device or variant.device,
                              variant.start_k.get(variant.device, 3), pair_name=variant.pair_name)
     if not variant.needs_export:
-        draft_step = IrDraftDownloadStep(source, draft_ref.repo_id(source), draft_ref.revision(source),
+        draft_step = IrDraftDownloadStep(source, draft_repo, draft_ref.revision(source),
                                          partial_dir / "draft", pair_dir / "draft", pair_dir / "target",
                                          endpoint, draft_ref.approx_bytes)
         plan.steps = [target_step, draft_step, verify_step]
@@ -146,7 +148,7 @@ def plan_pull(
                              variant.export, approx_bytes=draft_ref.approx_bytes)
     plan.steps = [
         target_step,
-        DownloadStep(source, draft_ref.repo_id(source), draft_ref.revision(source), partial_dir / "draft-hf-dl",
+        DownloadStep(source, draft_repo, draft_ref.revision(source), partial_dir / "draft-hf-dl",
                      head_dir, endpoint, draft_ref.approx_bytes, needed_until=export_step.is_done),
         export_step,
         verify_step,

@@ -46,12 +46,18 @@ def run_step(step: Step, on_progress: Callable[[Progress], None] = lambda p: Non
         stderr=subprocess.STDOUT if step.merge_stderr else subprocess.PIPE,
         **new_process_group_kwargs(),
     )
-    stderr_reader = threading.Thread(
-        target=lambda: [step.handle_stderr(line) for line in (process.stderr or ())], daemon=True
-    )
-    stderr_reader.start()
     lines: deque[bytes] = deque()
-    stdout_reader = threading.Thread(target=lambda: [lines.append(line) for line in process.stdout], daemon=True)
+
+    def read_stderr() -> None:
+        for line in process.stderr or ():
+            step.handle_stderr(line)
+
+    def read_stdout() -> None:
+        lines.extend(process.stdout or ())
+
+    stderr_reader = threading.Thread(target=read_stderr, daemon=True)
+    stderr_reader.start()
+    stdout_reader = threading.Thread(target=read_stdout, daemon=True)
     stdout_reader.start()
     try:
         while True:

@@ -70,8 +70,8 @@ def main(argv: list[str] | None = None) -> int:
             messages = [{"role": "user", "content": prompt}]
             result = engine.generate(messages, settings)
             stats = result.stats
-            accepted += stats.accepted_tokens
-            drafted += stats.draft_tokens
+            accepted += stats.accepted_tokens or 0  # a local engine always counts them
+            drafted += stats.draft_tokens or 0
             generated += stats.generated_tokens
             text = text or result.text
             if accepted > 0:

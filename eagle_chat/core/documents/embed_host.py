@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import numpy as np
@@ -57,8 +59,8 @@ class EmbeddingHost:
         self.id = self.model_dir.name
         self.dimensions = 0
         self._lock = threading.Lock()
-        self._process = None
-        self._conn = None
+        self._process: BaseProcess | None = None
+        self._conn: Connection | None = None
 
     def start(self) -> None:
         """Start the child and wait until the model is loaded (raises EmbedderError if it cannot be)."""
@@ -101,6 +103,7 @@ class EmbeddingHost:
                 if self._process is None or not self._process.is_alive():
                     self._close()
                     self._start()
+                assert self._conn is not None  # _start() connected it or raised
                 try:
                     self._conn.send((kind, list(texts)))
                     reply = self._conn.recv()

@@ -196,6 +196,7 @@ class DocumentStore:
                 "INSERT INTO files(collection, path, size, mtime_ns, sha256, chunks, indexed_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (collection, path, size, mtime_ns, sha256, len(chunks), time.time())).lastrowid
+            assert file_id is not None  # an INSERT sets it
             self._insert_chunks(file_id, chunks, blobs)
             self._vectors = None
             self._doc_counts.clear()
@@ -328,7 +329,7 @@ class DocumentStore:
                 # (at 100k chunks p95 32 ms with the join, 3.6 ms without).
                 if collection is None:
                     sql = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?"
-                    params = (match, candidates)
+                    params: tuple = (match, candidates)
                 else:
                     sql = ("SELECT chunks_fts.rowid FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
                            "JOIN files f ON f.id = c.file_id WHERE chunks_fts MATCH ? AND f.collection = ? "

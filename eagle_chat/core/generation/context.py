@@ -178,9 +178,9 @@ def fit(
     """Choose what of ``messages`` (an optional system message, earlier turns, the new user message last)
     to send. ``overhead`` is what the chat template adds around one message (see ``message_overhead``).
     Raises ContextTooSmall when the new message alone cannot be answered."""
-    messages = [dict(m) for m in messages]
-    system = messages[:1] if messages and messages[0].get("role") == "system" else []
-    turns = messages[len(system):]
+    copies = [dict(m) for m in messages]
+    system = copies[:1] if copies and copies[0].get("role") == "system" else []
+    turns = copies[len(system):]
     # The new message goes whole; a reply to continue (an assistant message last) keeps its question.
     tail = 2 if len(turns) >= 2 and turns[-1].get("role") == "assistant" else 1
     history, new = turns[:-tail], turns[-tail:]
@@ -192,7 +192,7 @@ def fit(
     if not history:
         total = fixed
     else:
-        total = count_prompt(messages) if fixed + sum(sizes) <= limit + limit // 8 else limit + 1
+        total = count_prompt(copies) if fixed + sum(sizes) <= limit + limit // 8 else limit + 1
     cut = 0
     if total > limit and history:
         cut, total = _cut(system, history, new, sizes, limit, count_prompt)

@@ -92,7 +92,8 @@ def plan_load(spec: PipelineSpec) -> LoadPlan:
     target = folders.inspect_target(spec.target_dir)
     props = dev.pipeline_properties(device, precision=spec.precision, cache_dir=spec.cache_dir, npu=spec.npu)
     draft = None if spec.draft_dir is None else folders.inspect_draft(spec.draft_dir)
-    scheduler = cache = None  # NPU runs GenAI's stateful path, which takes no scheduler config
+    scheduler: dict[str, object] | None = None  # NPU runs GenAI's stateful path, which takes no scheduler config
+    cache = None
     if device != "NPU":
         cache = kv_cache.plan_kv_cache(
             target.path, draft.path if draft else None, precision=spec.precision, context_tokens=target.max_context,
@@ -168,7 +169,7 @@ class Engine:
             if self.plan.scheduler is not None:
                 kwargs["scheduler_config"] = kv_cache.scheduler_config(self.plan.scheduler)
             if self.plan.draft_dir is not None:
-                draft_kwargs = dict(self.plan.draft_properties)
+                draft_kwargs = dict(self.plan.draft_properties or {})
                 if self.plan.draft_scheduler is not None:
                     draft_kwargs["scheduler_config"] = kv_cache.scheduler_config(self.plan.draft_scheduler)
                 kwargs["draft_model"] = ov_genai.draft_model(self.plan.draft_dir, self.plan.draft_device, **draft_kwargs)
@@ -195,7 +196,7 @@ class Engine:
 
     @property
     def supports_thinking(self) -> bool:
-        return self.target_info.supports_thinking
+        return self.target_info is not None and self.target_info.supports_thinking
 
     def count_prompt_tokens(self, prompt: str | Sequence[Message], thinking: bool | None = None,
                             tools: str | None = None) -> int:
@@ -257,6 +258,8 @@ class Engine:
         """
         next_turn = settings.next_turn  # the start of the next turn's prompt, a few tokens of it (thrown away)
         if next_turn:
+            if isinstance(prompt, str):
+                raise TypeError("a next-turn prefill continues a conversation: it takes messages, not a string")
             sent, settings = prefill.next_turn_prompt(self, prompt, settings), prefill.run_settings(settings)
         held = self.has_draft and settings.speculative and structured.stops_drafting(settings.constraint, self.reduced_vocab)
         config = self._config(replace(settings, speculative=False) if held else settings)  # held: no drafting
@@ -273,7 +276,7 @@ class Engine:
         continuing = not next_turn and not isinstance(prompt, str) and plan.messages[-1].get("role") == "assistant"
         stop = stop or threading.Event()
         plain = self.has_draft and self.plan.device != "NPU" and (  # one token: EAGLE-3 cannot draft (short_prompt)
-            short_prompt.is_one_token(self._tokenizer, prompt) if raw else len(sent.ids) < 2)
+            short_prompt.is_one_token(self._tokenizer, prompt) if raw and isinstance(prompt, str) else len(sent.ids) < 2)
         config.num_assistant_tokens = 0 if plain else config.num_assistant_tokens
         speculative = self.has_draft and bool(config.num_assistant_tokens)
         # Characters per step only matter where tokens were drafted (a baseline reply's steps are all 1).

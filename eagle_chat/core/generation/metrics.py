@@ -36,8 +36,8 @@ class GenerationStats:
     tpot_ms: float
     tokens_per_s: float
     duration_ms: float
-    accepted_tokens: int = 0
-    draft_tokens: int = 0
+    accepted_tokens: int | None = 0  # None: a remote server that does not say
+    draft_tokens: int | None = 0
     acceptance: float | None = None
     tokens_per_step: float | None = None
     load_time_ms: float | None = None
@@ -182,7 +182,7 @@ def stats_from_result(
         if inferences:
             stats.tokens_per_step = generated / inferences
     if mode == "speculative":
-        stats.acceptance = stats.accepted_tokens / stats.draft_tokens if stats.draft_tokens else 0.0
+        stats.acceptance = (stats.accepted_tokens or 0) / stats.draft_tokens if stats.draft_tokens else 0.0
     else:
         stats.tokens_per_step = stats.tokens_per_step or (1.0 if generated else None)
     return stats

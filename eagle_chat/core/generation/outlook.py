@@ -13,6 +13,7 @@ engine then decodes without drafting).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from eagle_chat.core.generation import structured
 from eagle_chat.core.generation.engine import GenerationSettings
@@ -68,25 +69,25 @@ def next_reply(
     ``draft_reduced_vocab``: the loaded draft predicts over part of the vocabulary (a ``d2t`` map).
     """
     settings = settings or GenerationSettings()
-    facts = dict(k=settings.num_assistant_tokens, tree_depth=settings.tree_depth,
-                 branching_factor=settings.branching_factor, device=device, draft_device=draft_device,
-                 history_tokens=history_tokens, prompt_limit=npu_prompt_limit,
-                 grammar=settings.constraint.kind if settings.constraint is not None else None)
+    outlook = partial(Outlook, k=settings.num_assistant_tokens, tree_depth=settings.tree_depth,
+                      branching_factor=settings.branching_factor, device=device, draft_device=draft_device,
+                      history_tokens=history_tokens, prompt_limit=npu_prompt_limit,
+                      grammar=settings.constraint.kind if settings.constraint is not None else None)
     if loading:
-        return Outlook(False, LOADING, **facts)
+        return outlook(False, LOADING)
     if not loaded:
-        return Outlook(False, NO_MODEL, **facts)
+        return outlook(False, NO_MODEL)
     if (device.upper().startswith("NPU") and npu_prompt_limit is not None and history_tokens is not None
             and history_tokens > npu_prompt_limit):
-        return Outlook(False, NPU_PROMPT_TOO_LONG, **facts)
+        return outlook(False, NPU_PROMPT_TOO_LONG)
     if not has_draft:
-        return Outlook(False, NO_DRAFT, **facts)
+        return outlook(False, NO_DRAFT)
     if draft_device is not None and draft_device.upper() != device.upper():
-        return Outlook(False, DEVICE_MISMATCH, **facts)
+        return outlook(False, DEVICE_MISMATCH)
     if not settings.speculative:
-        return Outlook(False, DRAFT_OFF, **facts)
+        return outlook(False, DRAFT_OFF)
     if settings.do_sample:
-        return Outlook(False, SAMPLING, **facts)
+        return outlook(False, SAMPLING)
     if structured.stops_drafting(settings.constraint, draft_reduced_vocab):
-        return Outlook(False, GRAMMAR_D2T, **facts)
-    return Outlook(True, ON_SAMPLING_SET_ASIDE if sampling_asked else ON, **facts)
+        return outlook(False, GRAMMAR_D2T)
+    return outlook(True, ON_SAMPLING_SET_ASIDE if sampling_asked else ON)

@@ -183,7 +183,7 @@ class ChunkStreamer:
         """The step record of the reply whose final text is ``text``: characters that were held back go to
         the last step, and counts that do not add up to ``text`` are recomputed exactly (or dropped)."""
         record = self.record
-        if self._step_text is None or record.own_chars is None or not record.sizes:
+        if self._step_text is None or self._lengths is None or record.own_chars is None or not record.sizes:
             return record
         try:
             record.own_chars[-1] += self._step_text.finish()

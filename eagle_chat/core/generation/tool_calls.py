@@ -149,7 +149,7 @@ class ToolCallParser:
 
     def _args(self, rest: str) -> str:
         call = self.calls[-1]
-        out = []
+        out: list[str] = []
         for i, char in enumerate(rest):
             if self._in_string:
                 if self._escaped:

@@ -176,12 +176,13 @@ def run_bench(
     for repeat in range(repeats):
         for index, prompt in enumerate(prompts):
             # Alternate which mode goes first so slow drifts (heat, other load) hit both alike.
-            order = [("baseline", None, None)] + [("speculative", k, tree) for k, tree in configs]
+            order: list[tuple[str, int | None, tuple[int, int] | None]] = [("baseline", None, None)]
+            order += [("speculative", k, tree) for k, tree in configs]
             if (repeat + index) % 2:
                 order.reverse()
-            for mode, k, tree in order:
-                result = once(mode, k, prompt, tree)
-                report.runs.append(run_record(mode, k, index, repeat, result))
+            for mode, run_k, tree in order:
+                result = once(mode, run_k, prompt, tree)
+                report.runs.append(run_record(mode, run_k, index, repeat, result))
             progress(f"repeat {repeat + 1}/{repeats}, prompt {index + 1}/{len(prompts)} done")
 
     report.summary = [summarise(report.runs, k, tree_label(tree)) for k, tree in configs]
@@ -199,7 +200,8 @@ def sweep_configs(
     With ``npu`` (the limits the NPU models are compiled with) only what GenAI's NPU path can run is kept:
     there a chain of K is a tree K deep with one branch, and every tree must fit the compiled limits.
     """
-    configs = [(k, None) for k in ks] + [(k, tree) for tree in trees for k in ks if tree[0] <= k]
+    configs: list[tuple[int, tuple[int, int] | None]] = [(k, None) for k in ks]
+    configs += [(k, tree) for tree in trees for k in ks if tree[0] <= k]
     if npu is None:
         return configs
     return [(k, tree) for k, tree in configs if fits(npu_tree(k, *(tree or (0, 0))), npu)]
@@ -240,10 +242,10 @@ def run_record(mode: str, k: int | None, index: int, repeat: int, result: Genera
         ttft_ms=s.ttft_ms,
         tpot_ms=s.tpot_ms,
         generated_tokens=s.generated_tokens,
-        accepted_tokens=s.accepted_tokens,
+        accepted_tokens=s.accepted_tokens or 0,  # a local engine always counts them
         draft_acceptance=s.acceptance,
         tokens_per_step=s.tokens_per_step,
-        draft_tokens=s.draft_tokens,
+        draft_tokens=s.draft_tokens or 0,
         tree=s.tree,
         steps=list(s.steps.sizes) if s.steps is not None else [],
     )
@@ -272,6 +274,6 @@ def summarise(runs: list[BenchRun], k: int, tree: str | None = None) -> BenchSum
         tokens_per_step=statistics.median(steps) if steps else None,
         first_difference=None if mismatch is None else {
             "prompt_index": mismatch.prompt_index,
-            **asdict(find_divergence(base_text[mismatch.prompt_index], mismatch.text)),
+            **(asdict(d) if (d := find_divergence(base_text[mismatch.prompt_index], mismatch.text)) else {}),
         },
     )

@@ -190,7 +190,10 @@ class Comparison:
         differ by more than the noise floor."""
         if self.repeats < MIN_COUNTED_RUNS:
             return "too-few-runs"
-        (base_lo, base_hi), (fast_lo, fast_hi) = self.spread("baseline"), self.spread("speculative")
+        base, fast = self.spread("baseline"), self.spread("speculative")
+        if base is None or fast is None:
+            return "too-few-runs"
+        (base_lo, base_hi), (fast_lo, fast_hi) = base, fast
         if abs(self.speedup - 1.0) <= NOISE_FLOOR:
             return "no-difference"
         if fast_lo > base_hi:

@@ -49,8 +49,8 @@ def power_facts(sysfs: Path = Path("/sys/class/power_supply")) -> PowerFacts:
     try:
         import psutil
     except ImportError:
-        psutil = None
-    if psutil is not None and hasattr(psutil, "sensors_battery"):
+        return sysfs_power(sysfs)
+    if hasattr(psutil, "sensors_battery"):
         try:
             battery = psutil.sensors_battery()
         except (OSError, RuntimeError, NotImplementedError):
@@ -96,7 +96,8 @@ def _read(path: Path) -> str | None:
 
 
 def check_power(facts: PowerFacts) -> Check:
-    status: Status = {"mains": "ok", "no-battery": "ok", "battery": "warn", "unknown": "unknown"}[facts.kind]
+    statuses: dict[str, Status] = {"mains": "ok", "no-battery": "ok", "battery": "warn", "unknown": "unknown"}
+    status = statuses[facts.kind]
     return Check("power", status, {"kind": facts.kind, "percent": facts.percent})
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from eagle_chat.core.generation.engine import GenerationResult, GenerationSettings
+from eagle_chat.core.generation.metrics import GenerationStats
 # Why a reply failed (never read from the English sentence), re-exported for the HTTP side:
 from eagle_chat.core.generation.failure_kinds import (  # noqa: F401
     CRASHED, FAILURES, FAULT, REFUSED, STOPPED, UNAVAILABLE,
@@ -33,6 +34,13 @@ class Event:
     t: float = 0.0
     result: GenerationResult | None = None
     failure: str = REFUSED  # for "failed": why (one of FAILURES)
+
+    @property
+    def stats(self) -> GenerationStats:
+        """The figures of a "finished" event, the one kind that carries a result."""
+        if self.result is None:
+            raise ValueError(f"a {self.kind!r} event carries no result")
+        return self.result.stats
 
 
 class Job:

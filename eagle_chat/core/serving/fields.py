@@ -10,6 +10,7 @@ types before values, so a list where a string belongs, or an integer too large f
 from __future__ import annotations
 
 import math
+from typing import TypeGuard
 
 from eagle_chat.core.serving.errors import invalid
 
@@ -32,9 +33,8 @@ def check_tree(body: object) -> None:
             path = _path(where)
             raise invalid(f"The request body nests objects and lists more than {MAX_DEPTH} levels deep "
                           f"(at {path}).", param=path or None, code="nested_too_deep")
-        is_dict = type(value) is dict
-        for key, item in value.items() if is_dict else enumerate(value):
-            if is_dict and not key.isascii():
+        for key, item in value.items() if type(value) is dict else enumerate(value):
+            if type(key) is str and not key.isascii():  # a dict's key (a list's are ints)
                 _check_text(key, (where, key))
             kind = type(item)
             if kind is str:
@@ -76,7 +76,7 @@ def number_field(data: dict, name: str, low: float, high: float) -> float | None
     return float(value)
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -16,6 +16,7 @@ import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -92,7 +93,7 @@ def build_app(options: HttpOptions, backend: Backend, state: ApiState,
         Route("/v1/embeddings", api.embeddings, methods=["POST"]),
         Route("/health", api.health, methods=["GET"]),
     ]
-    handlers = {ApiError: api.refused, HTTPException: api.http_error, ClientGone: api.gone, Exception: api.failed}
+    handlers: dict[Any, Callable[..., Any]] = {ApiError: api.refused, HTTPException: api.http_error, ClientGone: api.gone, Exception: api.failed}
     return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
 
 
@@ -134,7 +135,7 @@ class _Api:
         model = self._model()
         parsed = parse_responses(body, model, self.options.limits)
         settings = parsed.chat.settings(self.backend.default_settings(), model.has_draft, model.draft_reduced_vocab)
-        job = Job([dict(m) for m in parsed.chat.prompt], settings, label=request.url.path)
+        job = Job(parsed.chat.messages, settings, label=request.url.path)
         self.backend.submit(job)
         run = ResponsesRun(request, parsed, job, self.state, model,
                            prefill=getattr(self.backend, "prefill_next_turn", None))
@@ -201,7 +202,7 @@ class _Api:
 
     def _submit(self, request: Request, req: CompletionRequest, model) -> Run:
         settings = req.settings(self.backend.default_settings(), model.has_draft, model.draft_reduced_vocab)
-        prompt = [dict(m) for m in req.prompt] if req.kind == "chat" else req.prompt
+        prompt = req.messages if req.kind == "chat" else req.prompt
         job = Job(prompt, settings, label=request.url.path)
         self.backend.submit(job)
         return Run(request, req, job, self.state, model, prefill=getattr(self.backend, "prefill_next_turn", None))

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -53,7 +54,7 @@ class RemoteEngine:
         self.plan = RemotePlan()
         started = time.perf_counter()
         listing = self._models()
-        names = [m.get("id") for m in listing if isinstance(m, dict)]
+        names = [m["id"] for m in listing if isinstance(m, dict) and isinstance(m.get("id"), str)]
         if spec.model and names and spec.model not in names:
             raise EngineError("The server at {base} has no model '{model}'; it serves: {served}.",
                               base=self.base, model=spec.model, served=", ".join(names))
@@ -105,7 +106,7 @@ class RemoteEngine:
 
     def _body(self, prompt, settings: GenerationSettings) -> dict:
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else [dict(m) for m in prompt]
-        body = {"model": self.model, "messages": messages, "max_tokens": settings.max_new_tokens, "stream": True,
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "max_tokens": settings.max_new_tokens, "stream": True,
                 "stream_options": {"include_usage": True}}
         if settings.do_sample:
             body.update(temperature=settings.temperature, top_p=settings.top_p)

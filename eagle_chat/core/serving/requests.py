@@ -103,6 +103,11 @@ class CompletionRequest:
     def sampling(self) -> bool:
         return bool(self.temperature) and not self.sampling_ignored
 
+    @property
+    def messages(self) -> list[dict]:
+        """A chat request's messages, each a dict of its own (a text request has none)."""
+        return [] if isinstance(self.prompt, str) else [dict(m) for m in self.prompt]
+
     def settings(self, defaults: GenerationSettings, has_draft: bool, draft_reduced_vocab: bool = False) -> GenerationSettings:
         """The engine settings for this request, starting from the server's (or the window's) defaults.
 
@@ -112,7 +117,7 @@ class CompletionRequest:
         tiny d2t pair; ``benchmarks/grammar_drafting.py``)."""
         settings = replace(
             defaults, max_new_tokens=self.max_tokens, do_sample=self.sampling,
-            temperature=self.temperature if self.sampling else defaults.temperature,
+            temperature=self.temperature if self.sampling and self.temperature is not None else defaults.temperature,
             top_p=self.top_p if self.sampling and self.top_p is not None else 1.0,
             thinking=self.thinking if self.thinking is not None else defaults.thinking,
             chat_template=self.kind == "chat", tools=self.tool_use.tools, constraint=self.tool_use.constraint,

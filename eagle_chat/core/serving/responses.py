@@ -27,6 +27,7 @@ import math
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.generation.structured import GRAMMAR_D2T_REASON
@@ -191,7 +192,7 @@ def completion(reply: ReplyIdentity, *, content: str, reasoning: str | None, fin
                stats: GenerationStats, more: dict, tool_calls: list | None = None) -> dict:
     """The whole (non-streamed) response; with tool calls, content is null unless there was prose."""
     if reply.kind == "chat":
-        message = {"role": "assistant", "content": content if content or not tool_calls else None}
+        message: dict[str, Any] = {"role": "assistant", "content": content if content or not tool_calls else None}
         if reasoning is not None:
             message["reasoning_content"] = reasoning
         if tool_calls:

@@ -181,7 +181,7 @@ def _tool_choice(value: object) -> object:
                   param="tool_choice")
 
 
-def _format(value: object) -> dict:
+def _format(value: object) -> object:
     if isinstance(value, dict) and value.get("type") == "json_schema":
         return {"type": "json_schema", "json_schema": {k: v for k, v in value.items() if k != "type"}}
     return value

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from typing import Any
 
 from eagle_chat.core.serving.responses_input import echo_tools
 
@@ -107,7 +108,7 @@ class ResponseOutput:
         if self._open is None or self._open["type"] != kind:
             events += self._close()
             if kind == "reasoning":
-                item = {"id": _id("rs"), "type": "reasoning", "status": "in_progress", "summary": [],
+                item: dict[str, Any] = {"id": _id("rs"), "type": "reasoning", "status": "in_progress", "summary": [],
                         "content": [{"type": "reasoning_text", "text": ""}]}
                 events += self._add(item)
             else:
@@ -121,7 +122,7 @@ class ResponseOutput:
         item = self._open
         item["content"][0]["text"] += text
         name = "response.reasoning_text.delta" if kind == "reasoning" else "response.output_text.delta"
-        extra = {} if kind == "reasoning" else {"logprobs": []}
+        extra: dict[str, list] = {} if kind == "reasoning" else {"logprobs": []}
         events.append(self._event(name, item_id=item["id"], output_index=self.items.index(item), content_index=0,
                                   delta=text, **extra))
         return events

@@ -38,7 +38,7 @@ class ResponsesRun(Run):
                 continue
             piece = self.text.finish()
             events = self.output.feed(piece.reasoning, piece.content, piece.calls)
-            stats, finish = event.result.stats, self._finish_reason(event)
+            stats, finish = event.stats, self._finish_reason(event)
             if (problem := self._output_error(finish)) is not None:
                 await _send(send, events + self.output.failed(problem.body()["error"]), end=True)
                 return self._log(200, "invalid_output", stats)

@@ -11,6 +11,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -79,14 +80,14 @@ class Run(Response):
             if event.kind == "chunk":
                 piece = self._feed(event.text)
                 if first or piece.reasoning or piece.content or piece.calls:
-                    payload = self._chunk(piece, first)
+                    data = self._chunk(piece, first)
                     if self.req.continuous_usage:
-                        payload["usage"] = {"completion_tokens": event.tokens}
-                    await send({"type": "http.response.body", "more_body": True, "body": out.sse(payload)})
+                        data["usage"] = {"completion_tokens": event.tokens}
+                    await send({"type": "http.response.body", "more_body": True, "body": out.sse(data)})
                 first, event = False, await self._next_event()
                 continue
             piece = self.text.finish()
-            stats, finish = event.result.stats, self._finish_reason(event)
+            stats, finish = event.stats, self._finish_reason(event)
             more = self._extras(stats, finish)
             payload = out.sse(self._chunk(piece, first)) if (first or piece.reasoning or piece.content or piece.calls) else b""
             if (problem := self._output_error(finish)) is not None:  # the output fails its schema: say so, not "stop"
@@ -133,7 +134,7 @@ class Run(Response):
             watcher.cancel()
             self._done()
         self._piece(self.text.finish())
-        stats, finish = event.result.stats, self._finish_reason(event)
+        stats, finish = event.stats, self._finish_reason(event)
         if (problem := self._output_error(finish)) is not None:
             self._log(problem.status, problem.code, stats)
             return error_response(problem)
@@ -159,13 +160,13 @@ class Run(Response):
         if self.prefill is None or self.req.kind != "chat" or self.disconnected or self._cut(stats):
             return
         content, calls = "".join(self.text.content), self.text.calls
-        said = {"role": "assistant", "content": content}
+        said: dict[str, Any] = {"role": "assistant", "content": content}
         if calls:
             said["tool_calls"] = out.message_calls(calls)
         self.prefill([*(dict(m) for m in self.job.prompt), said], replace(self.job.settings, constraint=None))
 
     def _finish_reason(self, event: Event) -> str:
-        finish = out.finish_reason(event.result.stats, self.req.max_tokens, self.text.ended, self._cut(event.result.stats))
+        finish = out.finish_reason(event.stats, self.req.max_tokens, self.text.ended, self._cut(event.stats))
         return "tool_calls" if finish == "stop" and self.text.calls else finish
 
     def _output_error(self, finish: str) -> ApiError | None:
@@ -196,7 +197,7 @@ class Run(Response):
             self.job.stop.set()  # cancelled or disconnected: end the engine's work on it
         self.state.jobs.discard(self.job)
 
-    def _log(self, status: int, outcome: str, stats=None) -> None:
+    def _log(self, status: int, outcome: str | None, stats=None) -> None:
         if self.disconnected:
             outcome = "disconnected"
         elif stats is not None and (cut := self._cut(stats)):

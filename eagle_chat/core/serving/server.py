@@ -117,7 +117,8 @@ class ApiServer:
         app = build_app(options, self.backend, self.state, self.embeddings)
         uv_config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off", ws="none",
                                    http=timed_protocol(self.config.timeouts),
-                                   timeout_keep_alive=self.config.timeouts.keep_alive_s,
+                                   # uvicorn hands it to loop.call_later, which takes seconds as a float
+                                   timeout_keep_alive=self.config.timeouts.keep_alive_s,  # type: ignore[arg-type, unused-ignore]
                                    timeout_graceful_shutdown=1, server_header=False)
         self.state.draining = False
         self._server = _Uvicorn(uv_config)
@@ -125,8 +126,8 @@ class ApiServer:
         while not self._server.started:
             if self._task.done():
                 sock.close()
-                error = self._task.exception()
-                raise ServerError("The API server did not start: {error}", error=error)
+                failure = self._task.exception()
+                raise ServerError("The API server did not start: {error}", error=failure)
             await asyncio.sleep(0.005)
         port = sock.getsockname()[1]
         shown = f"[{host.strip('[]')}]" if ":" in host else host
@@ -151,7 +152,8 @@ class ApiServer:
             await asyncio.sleep(0.02)
         self._server.should_exit = True
         with contextlib.suppress(Exception):
-            await self._task
+            if self._task is not None:
+                await self._task
         self._server = None
         self._task = None
         self.url = None
@@ -170,7 +172,8 @@ class ApiServer:
             transport = getattr(connection, "transport", None)
             if transport is not None:
                 transport.close()
-        self._task.cancel()
+        if self._task is not None:
+            self._task.cancel()
         self._server = None
         self._task = None
         self.url = None

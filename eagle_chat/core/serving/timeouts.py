@@ -16,6 +16,7 @@ generated or streamed: a request whose body is in is the engine's, however long 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 
@@ -52,8 +53,8 @@ def _timeout_response(what: str, seconds: float) -> bytes:
 class _TimedH11Protocol(H11Protocol):
     timeouts: Timeouts
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
-        self._clock = None  # (phase, TimerHandle): the clock running now, if any
+    def connection_made(self, transport) -> None:
+        self._clock: tuple[str, asyncio.TimerHandle] | None = None  # the clock running now, if any
         self._lingering = False
         super().connection_made(transport)
         self._arm("headers", self.timeouts.header_s)  # a silent connection is cut off too

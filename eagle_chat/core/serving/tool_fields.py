@@ -162,9 +162,9 @@ def _response_format(value: object) -> Constraint | None:
     if value is None or value == {"type": "text"}:
         return None
     kind = value.get("type") if isinstance(value, dict) else None
-    if kind == "json_object" and set(value) == {"type"}:
+    if kind == "json_object" and isinstance(value, dict) and set(value) == {"type"}:
         return Constraint("json_object")
-    if kind == "json_schema" and set(value) == {"type", "json_schema"}:
+    if kind == "json_schema" and isinstance(value, dict) and set(value) == {"type", "json_schema"}:
         spec = value["json_schema"]
         if not isinstance(spec, dict) or set(spec) - FORMAT_FIELDS or not isinstance(spec.get("name"), str):
             raise invalid("response_format.json_schema must be {\"name\", \"schema\", \"strict\", \"description\"}.",
@@ -183,7 +183,8 @@ def _check_schema(schema: object, param: str) -> None:
     if not isinstance(schema, (dict, bool)):
         raise invalid(f"'{param}' must be a JSON schema (an object).", param=param)
     try:
-        jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(schema)
+        jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(
+            schema)  # type: ignore[arg-type, unused-ignore]  # true and false are schemas too; the stubs allow only dicts
     except jsonschema.SchemaError as error:
         raise invalid(f"'{param}' is not a valid JSON schema: {error.message}.", param=param) from None
 
@@ -196,7 +197,7 @@ def output_error(content: str, schema: str | None) -> ApiError | None:
     try:
         value = json.loads(content)
     except ValueError as error:
-        problem = f"it is not JSON ({error})"
+        problem: str | None = f"it is not JSON ({error})"
     else:
         if schema is None:
             problem = None if isinstance(value, dict) else "it is not a JSON object"

@@ -163,6 +163,11 @@ def thinking_closed(reply: Message) -> bool:
     return stats is not None and stats.thinking_tokens is not None and stats.thinking_tokens < stats.generated_tokens
 
 
+def _known_sum(a: int | None, b: int | None) -> int | None:
+    """None when a run did not count it (a remote server that does not say)."""
+    return None if a is None or b is None else a + b
+
+
 def continued_stats(before: GenerationStats | None, after: GenerationStats) -> GenerationStats:
     """The figures of a reply written in two runs: counts and times add up; speeds are token-weighted over
     both runs. Time to first token stays the first run's; the prompt is the last run's (it holds the
@@ -171,8 +176,8 @@ def continued_stats(before: GenerationStats | None, after: GenerationStats) -> G
         return after
     generated = before.generated_tokens + after.generated_tokens
     seconds = _seconds(before) + _seconds(after)
-    accepted = before.accepted_tokens + after.accepted_tokens
-    drafted = before.draft_tokens + after.draft_tokens
+    accepted = _known_sum(before.accepted_tokens, after.accepted_tokens)
+    drafted = _known_sum(before.draft_tokens, after.draft_tokens)
     steps = _steps(before) + _steps(after)
     thinking = None
     if before.thinking_tokens is not None or after.thinking_tokens is not None:
@@ -190,7 +195,7 @@ def continued_stats(before: GenerationStats | None, after: GenerationStats) -> G
                  if generated else after.tpot_ms),
         accepted_tokens=accepted,
         draft_tokens=drafted,
-        acceptance=(accepted / drafted if drafted else after.acceptance),
+        acceptance=(accepted / drafted if accepted is not None and drafted else after.acceptance),
         tokens_per_step=(generated / steps if steps else after.tokens_per_step),
         thinking_tokens=thinking,
         thinking_ms=thinking_ms,
@@ -209,7 +214,7 @@ def made_with(spec, settings, *, hit_limit: bool | None = None) -> dict:
         "draft": draft.name if draft is not None else None,
         "device": getattr(spec, "device", None),
         "precision": getattr(spec, "precision", None),
-        "settings": asdict(settings) if is_dataclass(settings) else dict(settings or {}),
+        "settings": asdict(settings) if is_dataclass(settings) and not isinstance(settings, type) else dict(settings or {}),
     }
     if hit_limit is not None:
         record["hit_limit"] = hit_limit

@@ -65,8 +65,8 @@ class Conversation:
             turns += tool_turns(message)
             if message.content or not message.tool_steps:
                 reply = following.get(id(message))
-                grounded = message.role == "user" and reply is not None and reply.sources
-                content = grounded_question(message.content, reply.sources) if grounded else message.content
+                sources = reply.sources if message.role == "user" and reply is not None else None
+                content = grounded_question(message.content, sources) if sources else message.content
                 turns.append({"role": message.role, "content": content})
         return turns
 

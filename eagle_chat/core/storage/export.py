@@ -87,7 +87,7 @@ def from_json(data: Any) -> Conversation:
     seen: set[int] = set()
     for place, row in enumerate(rows, start=1):
         messages.append(_message(row, place, seen))
-        seen.add(messages[-1].id)
+        seen.add(row["id"])  # an int: _message checked it
     conversation = Conversation(
         title=_text(data, "title", "the title") or "Imported conversation",
         system_prompt=_text(data, "system_prompt", "the system prompt"),
@@ -149,7 +149,7 @@ def to_markdown(conversation: Conversation) -> str:
         if message.error:
             lines += [f"*Error: {_one_line(message.error)}*", ""]
         lines += _sources_markdown(message.sources)
-        if note:  # right under its reply for a plain reader; Markdown viewers gather them at the end
+        if message.stats is not None:  # right under its reply for a plain reader; Markdown viewers gather them at the end
             lines += [f"{note}: {stats_line(message.stats)}", ""]
     return "\n".join(lines).rstrip() + "\n"
 
@@ -223,10 +223,10 @@ def _message(row: Any, place: int, seen: set[int]) -> Message:
     made_with = row.get("made_with")
     if made_with is not None and not isinstance(made_with, dict):
         raise ConversationFileError("\"made_with\" of message {place} is not an object.", place=place)
-    error = row.get("error")
+    error_text = row.get("error")
     return Message(
         role=row["role"], content=_text(row, "content", where), id=number, created=_number(row, "created", where),
-        status=status, stats=stats, error=error if isinstance(error, str) else None,
+        status=status, stats=stats, error=error_text if isinstance(error_text, str) else None,
         thinking=_text(row, "thinking", where), parent_id=parent, made_with=made_with,
         tool_steps=_tool_steps(row.get("tool_steps"), place), sources=_sources(row.get("sources"), place),
     )

@@ -31,7 +31,10 @@ def to_json(value) -> str | None:
 class Op:
     """One write. ``apply`` runs inside a transaction; ``show`` records its effect for reads meanwhile."""
 
-    inserts: tuple = ()  # objects this op gives a new row (their ids are reassigned on a clash)
+    @property
+    def inserts(self) -> tuple:
+        """Objects this op gives a new row (their ids are reassigned on a clash)."""
+        return ()
 
     def apply(self, db: sqlite3.Connection) -> None:
         raise NotImplementedError

@@ -159,9 +159,14 @@ class ConversationStore:
         file: raises the store's problem (a UserError) while another program holds it."""
         if not self.flush():  # queued writes first: the import must come after what the user did
             raise self.problem or store_errors.busy(self.path, "the database is busy")
-        with self._db:
-            sql.insert_whole(self._db, conversation, branches.nodes(conversation))
-        return self.load_conversation(conversation.id)
+        db = self._db
+        assert db is not None  # a flush that succeeds has the file open
+        with db:
+            sql.insert_whole(db, conversation, branches.nodes(conversation))
+        loaded = self.load_conversation(conversation.id) if conversation.id is not None else None
+        if loaded is None:  # stored (insert_whole gave it an id) but a lock kept it from being read back
+            raise self.problem or store_errors.busy(self.path, "the database is busy")
+        return loaded
 
     def message_stats(self, conversation_id: int) -> list[tuple[Message, GenerationStats]]:
         """Every assistant message of a conversation that has stats (for export)."""
@@ -180,6 +185,7 @@ class ConversationStore:
         if not self._pending:
             return self._can_write()
         db = self._db
+        assert db is not None  # opened just above
         if timeout_s is not None:
             db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
         try:
@@ -266,6 +272,7 @@ class ConversationStore:
 
     def _can_write(self) -> bool:
         """Take and drop the write lock (at most ``BUSY_TIMEOUT_S``): clears or sets ``problem``."""
+        assert self._db is not None  # only flush() calls it, with the file open
         try:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.rollback()
@@ -302,7 +309,7 @@ class ConversationStore:
         conversation = sql.conversation(row)
         rows = db.execute("SELECT * FROM messages WHERE conversation_id = ? ORDER BY id", (conversation_id,))
         conversation.all_messages = [sql.message(r, interrupted=self._pending.interrupt) for r in rows]
-        ids = {m.id for m in conversation.all_messages}
+        ids = {m.id for m in conversation.all_messages if m.id is not None}
         current = row["current_id"] if row["current_id"] in ids else max(ids, default=None)
         conversation.messages = branches.path_to(conversation, current)
         return conversation

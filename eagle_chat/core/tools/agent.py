@@ -17,6 +17,7 @@ when the loop ends. The window (and anything else) drives it; nothing here waits
 from __future__ import annotations
 
 import json
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +47,7 @@ class OfferedTool:
                                                  "parameters": self.input_schema or {"type": "object"}}}
 
 
-def offered_tools(states: list[Any], disabled: set[tuple[str, str]] = frozenset()) -> list[OfferedTool]:
+def offered_tools(states: list[Any], disabled: AbstractSet[tuple[str, str]] = frozenset()) -> list[OfferedTool]:
     """The tools of every ready server (``ServerState``), minus those the user turned off."""
     pairs = [(s.config.name, t) for s in states if s.status == "ready" for t in s.tools
              if (s.config.name, t["name"]) not in disabled]

@@ -258,8 +258,8 @@ class ToolHub:
 
 def _reason(error: BaseException) -> str:
     """One line for the log and the model: the innermost error of an exception group, its type and message."""
-    while getattr(error, "exceptions", None):  # an (anyio) exception group: the first real cause
-        error = error.exceptions[0]
+    while group := getattr(error, "exceptions", None):  # an (anyio) exception group: the first real cause
+        error = group[0]
     if isinstance(error, (asyncio.TimeoutError, TimeoutError)):
         return "it did not answer in time"
     text = str(error).splitlines()[0][:300] if str(error) else ""
