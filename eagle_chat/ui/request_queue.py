@@ -124,7 +124,8 @@ class RequestQueue:
         if settings.speculative and not has_draft:
             settings = replace(settings, speculative=False)
         # A grammar on a reduced-vocabulary draft: the engine decodes it without drafting (structured.stops_drafting)
-        held = settings.speculative and structured.stops_drafting(settings.constraint, self.loaded.draft_reduced_vocab)
+        held = (settings.speculative and self.loaded is not None
+                and structured.stops_drafting(settings.constraint, self.loaded.draft_reduced_vocab))
         mode = "speculative" if settings.speculative and not held else "baseline"
         request_id = next(self._ids)
         self.last_request_id = request_id

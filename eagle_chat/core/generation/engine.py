@@ -19,10 +19,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from eagle_chat.core.errors import UserError
-from eagle_chat.core.generation import context as ctx
+from eagle_chat.core.generation import context as ctx, devices as dev, kv_cache, prefill, short_prompt, structured
 from eagle_chat.core.generation.chat_tokens import ChatTokens, Prompt, chat_renderer, messages_key, tokenized_inputs
-from eagle_chat.core.generation import devices as dev
-from eagle_chat.core.generation import kv_cache, prefill, short_prompt, structured
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
 from eagle_chat.core.generation.streamer import ChunkStreamer, token_lengths
@@ -258,8 +256,7 @@ class Engine:
         """
         next_turn = settings.next_turn  # the start of the next turn's prompt, a few tokens of it (thrown away)
         if next_turn:
-            if isinstance(prompt, str):
-                raise TypeError("a next-turn prefill continues a conversation: it takes messages, not a string")
+            assert not isinstance(prompt, str), "a next-turn prefill continues a conversation: it takes messages"
             sent, settings = prefill.next_turn_prompt(self, prompt, settings), prefill.run_settings(settings)
         held = self.has_draft and settings.speculative and structured.stops_drafting(settings.constraint, self.reduced_vocab)
         config = self._config(replace(settings, speculative=False) if held else settings)  # held: no drafting

@@ -84,6 +84,8 @@ def inspect_draft(path: str | Path) -> ModelInfo:
 def reduced_vocabulary(draft_dir: str | Path | None) -> bool:
     """Does the draft predict over fewer tokens than the target (``draft_vocab_size`` < ``vocab_size``: a
     ``d2t`` map, as AngelSlim's heads have)? False for no draft or an unreadable config."""
+    if draft_dir is None:
+        return False
     try:
         config = json.loads((Path(draft_dir) / "config.json").read_text(encoding="utf-8"))
         return int(config.get("draft_vocab_size") or config["vocab_size"]) < int(config["vocab_size"])
