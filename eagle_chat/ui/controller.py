@@ -232,6 +232,11 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     def shut_down(self) -> bool:
         return self._shut_down and not self.engine.is_running()  # the thread ended after begin_shutdown()
 
+    @property
+    def shutting_down(self) -> bool:
+        """begin_shutdown() was called: nothing new is taken (the API answers 503)."""
+        return self._shut_down
+
     def shutdown(self) -> None:
         """Stop any reply, release the pipeline on its thread, end the thread and wait for it."""
         self.begin_shutdown()

@@ -63,7 +63,7 @@ class ControllerBackend:
         return self.controller.next_turn.prefill_api(messages, settings, self.prefill_idle_ms)
 
     def submit(self, job: Job) -> None:
-        if self.controller._shut_down:
+        if self.controller.shutting_down:
             raise shutting_down()
         waiting = sum(1 for reply in self.controller.queue if reply.job is not None)
         if waiting >= self.queue_limit:
