@@ -22,6 +22,7 @@ from eagle_chat.core.generation.engine import (
 )
 from eagle_chat.core.generation.failure_kinds import CRASHED
 from eagle_chat.core.generation.loaded import LoadedPipeline
+from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.reply_marker import ReplyMarker
 from eagle_chat.core.storage.store import ConversationStore
@@ -50,7 +51,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
 
     sig_state = Signal(str)
     """The engine's state changed: "empty", "loading", "ready" or "generating"."""
-    sig_loaded = Signal(object)
+    sig_loaded = Signal(LoadedPipeline)
     """The pipeline asked for is ready: the LoadedPipeline."""
     sig_load_failed = Signal(int, str, bool)
     """A load failed: its id, the reason, and whether a model is still loaded (the one before it)."""
@@ -58,35 +59,35 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     """Something failed; a sentence for the user."""
     sig_conversations_changed = Signal()
     """The list of conversations changed (new, renamed, deleted, reordered)."""
-    sig_conversation_touched = Signal(object)
+    sig_conversation_touched = Signal(Conversation)
     """The Conversation was just written to: it is now the most recent, and its title may be new."""
-    sig_conversation_opened = Signal(object)
+    sig_conversation_opened = Signal(Conversation)
     """A conversation was opened: the Conversation with its messages."""
-    sig_message_added = Signal(object)
+    sig_message_added = Signal(Message)
     """A message was added to the open conversation (the user's, or an assistant reply starting)."""
-    sig_path_changed = Signal(object)
+    sig_path_changed = Signal(Conversation)
     """The open Conversation shows another path through its branches (regenerate, edit, delete, switch)."""
-    sig_reply_text = Signal(object, str)
+    sig_reply_text = Signal(Message, str)
     """The reply in flight has new text (at display rate): the Message (None if ephemeral) and all text so far."""
-    sig_reply_finished = Signal(object, object)
+    sig_reply_finished = Signal(Message, GenerationResult)
     """A reply ended: the Message (None if ephemeral) and the GenerationResult (None if it failed)."""
     sig_rate_points = Signal(int, str, object)
     """Live speed: request id, mode, list of (seconds, tokens/s) points since the last batch."""
-    sig_reply_steps = Signal(int, object)
+    sig_reply_steps = Signal(int, StepRecord)
     """The reply in flight's steps so far (display rate, just before its sig_reply_text): request id and
     the StepRecord (the controller's own; read it, do not change it)."""
-    sig_reply_started = Signal(int, str, object)
+    sig_reply_started = Signal(int, str, GenerationSettings)
     """A reply someone asked for started (a conversation's, a comparison's, an API request's): request id,
     mode ("speculative"/"baseline") and its GenerationSettings. Never a background one: a listener drawing,
     timing or recording "the reply" would take the warm start or a prefill for it."""
-    sig_background_started = Signal(int, object)
+    sig_background_started = Signal(int, GenerationSettings)
     """A background reply started (the warm start, the next-turn prefill): request id and GenerationSettings.
     It streams nothing to anyone (no sig_reply_text / sig_reply_steps / sig_rate_points) and ends with
     sig_ephemeral_finished."""
-    sig_ephemeral_finished = Signal(int, object)
+    sig_ephemeral_finished = Signal(int, GenerationResult)
     """A reply that is not part of a conversation ended: request id and GenerationResult (None if failed)."""
 
-    sig_job_finished = Signal(int, object)
+    sig_job_finished = Signal(int, GenerationResult)
     """An API request's reply ended: request id and GenerationResult (None if it failed)."""
     sig_queue_changed = Signal(int)
     """How many requests wait behind the reply in flight."""
@@ -95,7 +96,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     sig_engine_lost = Signal(str, bool)
     """The engine host ended outside a load (a crash, a restart): a sentence for the user, and whether it is
     starting again with the same model (False: nothing is loaded now)."""
-    sig_engine_restarted = Signal(object)
+    sig_engine_restarted = Signal(LoadedPipeline)
     """The engine host is back with the same model after a crash or a restart: the LoadedPipeline."""
     sig_engine_hung = Signal(int)
     """A reply has ignored Stop for seconds: its request id (offer restart_engine())."""

@@ -31,7 +31,7 @@ class LoadRequest:
 
 
 class ModelLoads(QObject):
-    sig_committed = Signal(object, object)
+    sig_committed = Signal(LoadRequest, LoadedPipeline)
     """The requested load finished: the LoadRequest and the worker's info. Settings and window follow it."""
     sig_refused = Signal(str, bool)
     """A change was refused or did not load: the sentence, and whether a model (the previous one) still runs."""

@@ -21,14 +21,14 @@ from dataclasses import replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from eagle_chat.core.generation.engine import GenerationSettings, PipelineSpec
+from eagle_chat.core.generation.engine import GenerationResult, GenerationSettings, PipelineSpec
 
 
 API_IDLE_MS = 50  # an API conversation is prefilled once the server has been idle this long after its reply
 
 
 class NextTurnPrefill(QObject):
-    sig_prefilled = Signal(int, object)
+    sig_prefilled = Signal(int, GenerationResult)
     """A prefill ended: its request id and the GenerationResult (None if it was stopped or failed)."""
 
     def __init__(self, controller):

@@ -24,6 +24,7 @@ from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation.chunk_batcher import ChunkBatcher
 from eagle_chat.core.generation.engine import (
     EngineError,
+    GenerationResult,
     GenerationSettings,
     PipelineSpec,
 )
@@ -55,9 +56,9 @@ class GenerationWorker(QObject):
 
     sig_loading = Signal(object)
     """A load passed its checks and the previous pipeline is released: the PipelineSpec."""
-    sig_loaded = Signal(object)
+    sig_loaded = Signal(LoadedPipeline)
     """A load finished: the LoadedPipeline (its load_id says which load)."""
-    sig_load_failed = Signal(int, str, object)
+    sig_load_failed = Signal(int, str, LoadedPipeline)
     """A load failed: its id, a sentence for the user, and the LoadedPipeline still loaded (the one before,
     kept or loaded again) or None."""
     sig_chunk = Signal(int, str, int, float)
@@ -66,7 +67,7 @@ class GenerationWorker(QObject):
     sig_steps = Signal(int, object)
     """Verification steps recorded since the last such signal, sent just before the chunk that shows their
     text: request id and a tuple of (tokens, drafted_chars, own_chars)."""
-    sig_finished = Signal(int, object)
+    sig_finished = Signal(int, GenerationResult)
     """A reply ended (completed or stopped): request id and the GenerationResult."""
     sig_failed = Signal(int, str, str, str)
     """A reply failed: request id, its kind (core.generation.failure_kinds: an API client's HTTP status, the
@@ -76,7 +77,7 @@ class GenerationWorker(QObject):
     sig_engine_lost = Signal(str, bool)
     """The engine host ended outside a load: a sentence for the user, and whether it is being started again
     with the same model (False: nothing is loaded now)."""
-    sig_engine_restarted = Signal(object)
+    sig_engine_restarted = Signal(LoadedPipeline)
     """The engine host is back with the same pipeline: the LoadedPipeline (load_id None)."""
     sig_engine_hung = Signal(int)
     """A reply has ignored Stop for ``HUNG_AFTER_S``: its request id (the window offers a restart)."""
