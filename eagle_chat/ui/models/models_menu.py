@@ -17,7 +17,7 @@ from eagle_chat.core.models.registry import ModelPair, ModelRegistry
 
 
 class ModelsMenu(QMenu):
-    sig_chosen = Signal(object)
+    sig_chosen = Signal(ModelChoice)
     """The user picked a pair to load: a ModelChoice."""
     sig_get_models = Signal()
     """Open the Get models dialog."""

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signa
 from eagle_chat.core.acquisition.child_process import signal_process_group
 from eagle_chat.core.acquisition.pulls import PullPlan
 from eagle_chat.core.acquisition.steps import Progress, Step
+from eagle_chat.core.models.registry import ModelPair
 from eagle_chat.core.errors import UserError
 from eagle_chat.ui.core_text import user_error_text
 
@@ -25,9 +26,9 @@ KILL_AFTER_MS = 3000
 
 
 class PullRunner(QObject):
-    sig_progress = Signal(object)
+    sig_progress = Signal(Progress)
     """A :class:`~eagle_chat.core.acquisition.steps.Progress` update from the running step."""
-    sig_finished = Signal(object)
+    sig_finished = Signal(ModelPair)
     """Every step succeeded and the pair was registered; carries the ModelPair."""
     sig_failed = Signal(str)
     """A step failed; carries a sentence for the user. Nothing was registered."""

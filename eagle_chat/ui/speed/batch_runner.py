@@ -38,9 +38,9 @@ class _Batch:
 
 
 class BatchRunner(QObject):
-    sig_job_started = Signal(int, object, int)
+    sig_job_started = Signal(int, Job, int)
     """A job started: its index, the Job, and the controller's request id (to match live chart points)."""
-    sig_job_finished = Signal(int, object)
+    sig_job_finished = Signal(int, JobResult)
     """A job ended: its index and the JobResult (result None if it failed)."""
     sig_done = Signal(object)
     """All jobs ended (or the batch was cancelled): the list of JobResults so far."""

@@ -48,7 +48,7 @@ class CompareView(QWidget):
 
     sig_want_precision = Signal(str)
     """The user asked to re-run at this precision ("f32"); the window reloads the pipeline."""
-    sig_finished = Signal(object)
+    sig_finished = Signal(Comparison)
     """A comparison finished: the Comparison."""
 
     def __init__(self, controller: ChatController, settings_source, parent: QWidget | None = None):

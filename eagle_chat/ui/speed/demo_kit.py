@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from eagle_chat.core.measure.bench import BenchReport
 from eagle_chat.core.measure.compare import MIN_COUNTED_RUNS
 from eagle_chat.core.measure.outlook import Outlook, outlook, remember_speedup
 from eagle_chat.core.models import speed_demo
@@ -19,7 +20,7 @@ from eagle_chat.ui.speed.warm_start import WarmStart
 
 
 class DemoKit(QObject):
-    sig_tuned = Signal(object)
+    sig_tuned = Signal(BenchReport)
     """A quick tune ended: its BenchReport (K and speed-up saved), or None if it did not finish."""
     sig_changed = Signal()
     """Something a pre-flight line shows may have changed (a measurement, a tuning, a flow step)."""

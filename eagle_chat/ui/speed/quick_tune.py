@@ -28,7 +28,7 @@ ROUNDS = 2
 
 
 class QuickTune(QObject):
-    sig_done = Signal(object)
+    sig_done = Signal(BenchReport)
     """The sweep ended: a BenchReport with ``chosen_k`` set, or None if it did not finish."""
 
     def __init__(self, controller: ChatController, parent: QObject | None = None, *, ks=QUICK_KS,

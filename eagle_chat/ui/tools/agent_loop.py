@@ -23,12 +23,13 @@ from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.tools import agent
 from eagle_chat.core.tools.config import load_servers
 from eagle_chat.core.tools.hub import ToolHub
+from eagle_chat.core.tools.results import ToolResult
 
 log = logging.getLogger(__name__)
 
 
 class AgentLoop(QObject):
-    sig_result = Signal(object, object)
+    sig_result = Signal(object, ToolResult)
     """A tool call ended (emitted on the hub's thread, queued to the GUI thread): the call dict and ToolResult."""
     sig_offer_changed = Signal()
     """What the next reply's first step would be offered may have changed: the mode, or the servers' tools."""
