@@ -13,8 +13,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 from eagle_chat.core.acquisition.staging import format_bytes
 from eagle_chat.core.measure.outlook import SHOWABLE_SPEEDUP, Outlook
 from eagle_chat.core.measure.preflight import Check
-from eagle_chat.ui.i18n import translate
-from eagle_chat.ui.texts import Context
+from eagle_chat.ui.i18n import Context, translate
 
 MARKS = {"ok": "✓", "warn": "⚠", "todo": "✗", "unknown": "?"}  # symbols: the same in every language
 # the fix button of a pre-flight line; shown through fix_label() (keys are Check.fix values)
@@ -31,7 +30,7 @@ _FLOW = {
     "tune": QT_TRANSLATE_NOOP("demo_texts", "Tuning the draft tokens for this machine (a short sweep from K=3)…"),
     "ready": QT_TRANSLATE_NOOP("demo_texts", "Speed-demo pair ready: running the comparison…"),
 }
-demo_texts = Context("demo_texts")  # plurals: demo_texts.tr("…%n…", "", n) (see texts.Context)
+demo_texts = Context("demo_texts")  # plurals: demo_texts.tr("…%n…", "", n) (see i18n.Context)
 _MODES = {"speculative": "EAGLE-3", "baseline": QT_TRANSLATE_NOOP("demo_texts", "baseline")}  # EAGLE-3: a name
 
 

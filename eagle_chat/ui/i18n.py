@@ -85,3 +85,18 @@ def install_translators(app: QCoreApplication, language: str) -> list[QTranslato
 def current_language() -> str:
     """The UI's language as :func:`apply_language` left it ("zh_CN", "en_US"…): the default locale it sets."""
     return QLocale().name()
+
+
+class Context:
+    """A translation context for module-level text: ``texts.tr("…", "", n)`` is
+    ``translate("texts", "…", "", n)``. Plurals go through this: lupdate 6.11's Python parser reads a bare name
+    in ``translate()``'s 4th place as the old PyQt4 encoding argument (not a count) and drops ``len(x)`` or
+    ``x.y`` there, while ``<name>.tr(…, "", n)`` is a plural in context ``<name>`` whatever ``n`` is."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def tr(self, source: str, disambiguation: str = "", n: int = -1) -> str:
+        return translate(self.name, source, disambiguation, n)

@@ -25,22 +25,7 @@ from eagle_chat.core.models import speed_demo
 from eagle_chat.core.models.catalog import CatalogEntry
 from eagle_chat.core.models.choice import ModelChoice
 from eagle_chat.ui import grammar_texts
-from eagle_chat.ui.i18n import translate
-
-
-class Context:
-    """A translation context for module-level text: ``texts.tr("…", "", n)`` is
-    ``translate("texts", "…", "", n)``. Plurals go through this: lupdate 6.11's Python parser reads a bare name
-    in ``translate()``'s 4th place as the old PyQt4 encoding argument (not a count) and drops ``len(x)`` or
-    ``x.y`` there, while ``<name>.tr(…, "", n)`` is a plural in context ``<name>`` whatever ``n`` is."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def tr(self, source: str, disambiguation: str = "", n: int = -1) -> str:
-        return translate(self.name, source, disambiguation, n)
+from eagle_chat.ui.i18n import Context, translate
 
 
 texts = Context("texts")  # this module's context, named as lupdate must see it: texts.tr(…)
@@ -301,15 +286,19 @@ def progress_text(progress: Progress) -> str:
 
 
 def model_label(choice: ModelChoice) -> str:
-    """How the model bar and the status bar name a pair: the name, then " — " and a note (callers split on it)."""
+    """How the model bar and the status bar name a pair: :func:`model_name`, then " — " and a note."""
+    note = SPEED_DEMO_NOTE if choice.name == speed_demo.NAME else TOY_NOTE if choice.bundled else None
+    return f"{model_name(choice)} — {translate('texts', note)}" if note else model_name(choice)
+
+
+def model_name(choice: ModelChoice) -> str:
+    """A pair's name: the catalog's (with its folders), else its folders."""
     if choice.name == speed_demo.NAME:
-        return f"{speed_demo.NAME} — {translate('texts', SPEED_DEMO_NOTE)}"
+        return speed_demo.NAME
     target = choice.target_dir.name
     folders = (f"{target} + {choice.draft_dir.name}" if choice.draft_dir
                else translate("texts", "{target} (no draft)").format(target=target))
-    name = translate("texts", "{name} ({folders})").format(name=choice.name, folders=folders) if choice.name \
-        else folders
-    return f"{name} — {translate('texts', TOY_NOTE)}" if choice.bundled else name
+    return translate("texts", "{name} ({folders})").format(name=choice.name, folders=folders) if choice.name else folders
 
 
 def catalog_item_text(entry: CatalogEntry, size: str, installed: bool, blocked: bool) -> str:

@@ -82,7 +82,7 @@ class DemoKit(QObject):
     def refresh_offer(self) -> None:
         if self.compare is None or self.flow.is_running():
             return
-        name = texts.model_label(self._window.model).split(" — ")[0]
+        name = texts.model_name(self._window.model)
         self.compare.offer.offer(demo_texts.outlook_sentence(self.outlook(), name))
 
     def cancel(self) -> None:
