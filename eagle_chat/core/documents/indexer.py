@@ -12,15 +12,17 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from eagle_chat.core.documents.chunking import DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP, TokenCounter, chunk_sections
 from eagle_chat.core.documents.embedder import Embedder
 from eagle_chat.core.documents.readers import MAX_FILE_BYTES, DocumentError, is_supported, read_document
+from eagle_chat.core.documents.reranker import Reranker
 from eagle_chat.core.documents.store import DocumentStore, Hit
 
 DEFAULT_COLLECTION = "default"
+RERANK_CANDIDATES = 20  # at least this many hybrid hits go to a reranker
 
 
 @dataclass
@@ -132,8 +134,21 @@ class Indexer:
         report.chunks += len(chunks)
         return "updated" if row is not None else "added"
 
-    def search(self, query: str, *, k: int = 5, collection: str | None = None) -> list[Hit]:
+    def search(self, query: str, *, k: int = 5, collection: str | None = None, reranker: Reranker | None = None,
+               rerank_candidates: int | None = None) -> list[Hit]:
+        """The ``k`` best chunks by hybrid search (vectors + BM25, fused by rank). With a ``reranker``, the best
+        ``rerank_candidates`` (default: 4 k, at least 20) are read by it with the query and the ``k`` it scores
+        highest are returned, each keeping its hybrid ``score`` and getting its ``rerank_score``; equal
+        rerank scores keep the hybrid order."""
         # Another embedder's vectors do not compare with the stored ones (nor, often, have their length).
         self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
         vector = self.embedder.embed_query(query) if query.strip() else None
-        return self.store.search(query, vector, k=k, collection=collection)
+        if reranker is None:
+            return self.store.search(query, vector, k=k, collection=collection)
+        wanted = max(k, rerank_candidates if rerank_candidates is not None else max(4 * k, RERANK_CANDIDATES))
+        hits = self.store.search(query, vector, k=wanted, collection=collection, candidates=max(50, wanted))
+        if not hits:
+            return []
+        order = reranker.rerank(query, [hit.text for hit in hits])
+        ranked = sorted(order, key=lambda item: (-item[1], item[0]))[:k]
+        return [replace(hits[index], rerank_score=float(score)) for index, score in ranked]
