@@ -118,8 +118,9 @@ def cmd_add(args, store) -> int:
     retrieval.remember_embedder(store, model)
     for path, message in report.failed:
         print(f"   failed  {message}", file=sys.stderr)
+    empty = f", {len(report.empty)} empty" if report.empty else ""
     print(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
-          f"{len(report.removed)} removed, {len(report.failed)} failed; {report.chunks} new chunks "
+          f"{len(report.removed)} removed, {len(report.failed)} failed{empty}; {report.chunks} new chunks "
           f"in collection {args.collection!r}.")
     return EXIT_FAILED if report.failed else 0
 
