@@ -13,7 +13,11 @@ from eagle_chat.commands import docs
 from eagle_chat.commands.models import main as models_main
 from eagle_chat.core.acquisition import pulls
 from eagle_chat.core.models.catalog import load_catalog
-from eagle_chat.core.models.document_models import DocumentModelError, DocumentModelRegistry, resolve
+from eagle_chat.core.models.document_models import (
+    DocumentModelError,
+    DocumentModelRegistry,
+    resolve,
+)
 from tests.documents.test_index import QUESTION, library
 
 EMBEDDER_REPO = "test/tiny-embedder-ov"
@@ -107,7 +111,8 @@ def test_names_and_folders_resolve_and_unknown_ones_say_what_is_known(document_c
     assert folder.source == "bundled" and folder.kind == "reranker"
     with pytest.raises(DocumentModelError, match="tiny-rr is a model of kind reranker; a model of kind embedding is needed"):
         resolve("tiny-rr", "embedding")
-    with pytest.raises(DocumentModelError, match="no embedding model or folder called nope. Known: qwen3-embedding-0.6b, bge-base-en-v1.5, tiny-emb."):
+    with pytest.raises(DocumentModelError, match="no model of kind embedding or folder called nope. Known: "
+                                                 "qwen3-embedding-0.6b, bge-base-en-v1.5, tiny-emb."):
         resolve("nope", "embedding")
     with pytest.raises(DocumentModelError, match="`eagle-chat models pull qwen3-embedding-0.6b` gets it"):
         resolve("qwen3-embedding-0.6b", "embedding")

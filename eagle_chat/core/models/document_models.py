@@ -21,7 +21,12 @@ from pathlib import Path
 from eagle_chat import paths
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.files import move_aside, write_json_atomic
-from eagle_chat.core.models.catalog import DOCUMENT_KINDS, POOLINGS, Catalog, load_catalog
+from eagle_chat.core.models.catalog import (
+    DOCUMENT_KINDS,
+    POOLINGS,
+    Catalog,
+    load_catalog,
+)
 
 DOCUMENT_MODELS_VERSION = 1
 
@@ -50,7 +55,7 @@ class DocumentModel:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> "DocumentModel":
+    def from_json(cls, data: dict) -> DocumentModel:
         known = {f.name for f in fields(cls)}
         model = cls(**{k: v for k, v in data.items() if k in known})
         if model.kind not in DOCUMENT_KINDS or model.pooling not in POOLINGS or not isinstance(model.model_dir, str):
@@ -123,9 +128,8 @@ def resolve(choice: str | os.PathLike | None, kind: str, *, registry: DocumentMo
     found = registry.get(text, kind)
     if found is not None:
         if not found.path.is_dir():
-            raise DocumentModelError("The {kind} model {name} is registered but its folder {path} is gone; pull it "
-                                     "again with `eagle-chat models pull {name}`.", kind=kind, name=text,
-                                     path=found.model_dir)
+            raise DocumentModelError("The model {name} is registered but its folder {path} is gone; pull it again "
+                                     "with `eagle-chat models pull {name}`.", name=text, path=found.model_dir)
         return found
     folder = Path(text).expanduser()
     if folder.is_dir():
@@ -137,15 +141,15 @@ def resolve(choice: str | os.PathLike | None, kind: str, *, registry: DocumentMo
         return DocumentModel(name=folder.resolve().name, kind=kind, model_dir=str(folder.resolve()))
     entry = (catalog or load_catalog()).document_model(text)
     if entry is not None and entry.kind == kind:
-        raise DocumentModelError("The {kind} model {name} is not downloaded yet: `eagle-chat models pull {name}` "
-                                 "gets it.", kind=kind, name=text)
+        raise DocumentModelError("The model {name} is not downloaded yet: `eagle-chat models pull {name}` gets it.",
+                                 name=text)
     if entry is not None:
         raise DocumentModelError("{name} is a model of kind {other}; a model of kind {kind} is needed here.",
                                  name=text, other=entry.kind, kind=kind)
     names = [m.name for m in registry.models(kind)] + [
         e.name for e in (catalog or load_catalog()).document_models if e.kind == kind]
-    raise DocumentModelError("There is no {kind} model or folder called {name}. Known: {known}.", kind=kind,
-                             name=text, known=", ".join(dict.fromkeys(names)) or "none")
+    raise DocumentModelError("There is no model of kind {kind} or folder called {name}. Known: {known}.",
+                             kind=kind, name=text, known=", ".join(dict.fromkeys(names)) or "none")
 
 
 def _norm(path: str | Path) -> str:
