@@ -251,13 +251,12 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_remove(args: argparse.Namespace) -> int:
     from eagle_chat.core.acquisition import pulls
+    from eagle_chat.core.models.document_models import DocumentModelRegistry
     from eagle_chat.core.models.registry import (
         BUNDLED_PAIR_NAME,
         ModelRegistry,
         RegistryError,
     )
-
-    from eagle_chat.core.models.document_models import DocumentModelRegistry
 
     document_model = DocumentModelRegistry().get(args.name)
     if document_model is not None:

@@ -27,7 +27,6 @@ from eagle_chat.core.documents.indexer import Indexer
 from tests.documents.test_index import FACT, embedder, filler, store  # noqa: F401 - fixtures
 
 
-
 def child_env() -> dict[str, str]:
     """This test's environment (its private EAGLE_CHAT_HOME is set per test) for a child eagle-chat."""
     return {**os.environ, "PYTHONPATH": os.getcwd()}
@@ -148,7 +147,7 @@ def test_docs_add_killed_mid_way_leaves_whole_files_and_the_next_run_completes_i
     done = subprocess.run([sys.executable, "-m", "eagle_chat", "docs", "add", str(folder)], env=child_env(), text=True,
                           capture_output=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    counts = dict((k, int(v)) for v, k in re.findall(r"(\d+) (added|unchanged|failed)", done.stdout))
+    counts = {k: int(v) for v, k in re.findall(r"(\d+) (added|unchanged|failed)", done.stdout)}
     assert counts == {"added": 150 - len(rows), "unchanged": len(rows), "failed": 0}
     listed = subprocess.run([sys.executable, "-m", "eagle_chat", "docs", "list", "--json"], env=child_env(), text=True,
                             capture_output=True, timeout=120)

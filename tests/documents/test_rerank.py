@@ -77,8 +77,8 @@ def test_retrieve_uses_the_index_and_the_embedder_it_was_built_with(tmp_path, ca
     assert [h.chunk_id for h in reranked] == [h.chunk_id for h in hits]
     assert all(h.rerank_score is not None for h in reranked)
     assert retrieve(QUESTION, 2, collection="elsewhere") == []
-    store = DocumentStore(paths.documents_database_file())
+    kept = DocumentStore(paths.documents_database_file())
     try:
-        assert retrieve(QUESTION, 1, store=store)[0].chunk_id == hits[0].chunk_id  # a store the caller keeps
+        assert retrieve(QUESTION, 1, store=kept)[0].chunk_id == hits[0].chunk_id  # a store the caller keeps
     finally:
-        store.close()
+        kept.close()

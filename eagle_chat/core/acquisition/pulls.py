@@ -51,7 +51,13 @@ from eagle_chat.core.acquisition.steps import (
     VerifyStep,
 )
 from eagle_chat.core.models import folders
-from eagle_chat.core.models.catalog import Catalog, CatalogEntry, DocumentModelEntry, Variant, load_catalog
+from eagle_chat.core.models.catalog import (
+    Catalog,
+    CatalogEntry,
+    DocumentModelEntry,
+    Variant,
+    load_catalog,
+)
 from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry
 from eagle_chat.core.models.registry import ModelPair, ModelRegistry, RegistryError
 

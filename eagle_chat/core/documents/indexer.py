@@ -23,9 +23,19 @@ from pathlib import Path
 
 import numpy as np
 
-from eagle_chat.core.documents.chunking import DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP, TokenCounter, chunk_sections
+from eagle_chat.core.documents.chunking import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_OVERLAP,
+    TokenCounter,
+    chunk_sections,
+)
 from eagle_chat.core.documents.embedder import Embedder
-from eagle_chat.core.documents.readers import MAX_FILE_BYTES, DocumentError, is_supported, read_document
+from eagle_chat.core.documents.readers import (
+    MAX_FILE_BYTES,
+    DocumentError,
+    is_supported,
+    read_document,
+)
 from eagle_chat.core.documents.reranker import Reranker
 from eagle_chat.core.documents.store import DocumentStore, Hit
 

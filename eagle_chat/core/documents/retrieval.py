@@ -15,7 +15,12 @@ from pathlib import Path
 
 from eagle_chat import paths
 from eagle_chat.core.documents.store import DocumentStore, Hit
-from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry, bundled, resolve
+from eagle_chat.core.models.document_models import (
+    DocumentModel,
+    DocumentModelRegistry,
+    bundled,
+    resolve,
+)
 
 EMBEDDER_DIR_KEY = "embedder_dir"  # the folder alone (what older versions wrote and read)
 EMBEDDER_MODEL_KEY = "embedder_model"  # the whole DocumentModel, as JSON
