@@ -15,13 +15,10 @@ so it works in the frozen bundle too). Every entry says why its repositories are
 they claim (``evidence``) and, when they were not seen to exist or the pair was never tried,
 ``unverified`` says so; the UI shows both.
 
-Entries carry a ``kind``: ``"chat"`` (the default, so older files read as before) is a target + draft pair
-(:class:`CatalogEntry`, in :attr:`Catalog.entries`); ``"embedding"`` and ``"reranker"`` are the document
-models (:class:`DocumentModelEntry`, in :attr:`Catalog.document_models`): one OpenVINO IR repository
-(``"model"``), exported with ``--task feature-extraction`` / ``--task text-classification``, with the
-embedder's pooling (``"mean"``, ``"cls"`` or ``"last"``), its longest input and an optional instruction
-put before queries. They are pulled by the same download code and kept in their own registry
-(:mod:`eagle_chat.core.models.document_models`).
+A ``kind`` other than ``"chat"`` (the default: a pair, in :attr:`Catalog.entries`) is a document model —
+``"embedding"`` or ``"reranker"``, in :attr:`Catalog.document_models`: one OpenVINO IR repository
+(``"model"``), the embedder's pooling, its longest input and an optional query instruction; pulled by the same
+code, registered in :mod:`eagle_chat.core.models.document_models`.
 """
 
 from __future__ import annotations
@@ -250,10 +247,7 @@ class Catalog:
 
     def document_model(self, name: str, kind: str | None = None) -> DocumentModelEntry | None:
         """The embedding model or reranker called ``name`` (of ``kind``, if given), or None."""
-        for entry in self.document_models:
-            if entry.name == name and (kind is None or entry.kind == kind):
-                return entry
-        return None
+        return next((e for e in self.document_models if e.name == name and kind in (None, e.kind)), None)
 
     def get(self, name: str) -> CatalogEntry:
         for entry in self.entries:
