@@ -9,8 +9,9 @@ forgets the indexed files under it that are gone — unless the run was stopped 
 walk of that folder ended: files not reached are not gone.
 
 Large folders: the walk is a generator and each file is written as it is done, so memory grows only with
-the report (one path per file). Measured here with the tiny embedder: 2,000 one-line files in 2.7 s, RSS
-+4 MB; 50,000 empty files in a test (tests/documents/test_bad_inputs.py).
+the report (one path per file). Measured here with the tiny embedder: 50,000 one-line files in 147 s, peak
+RSS +49 MB, 4.8 s to check them all again; 50,000 empty files in 10.7 s, +40 MB (a test:
+tests/documents/test_bad_inputs.py).
 """
 
 from __future__ import annotations
