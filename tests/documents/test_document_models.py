@@ -65,6 +65,10 @@ def test_pull_registers_an_embedder_and_a_reranker_that_docs_then_use_by_name(do
     listed = json.loads(capsys.readouterr().out)
     assert {m["name"] for m in listed["document_models"]["installed"]} == {"tiny-emb", "tiny-rr"}
     assert all(e["name"] not in ("tiny-emb", "tiny-rr") for e in listed["available"])
+    assert models_main(["list"]) == 0
+    text = capsys.readouterr().out.split("Document models")[1]
+    assert f"tiny-emb               embedding, installed in {emb.path}" in text
+    assert "qwen3-embedding-0.6b   embedding: Qwen3 Embedding 0.6B (int8), about" in text and "(unverified)" in text
     # Pulled twice: refused, as a pair would be.
     assert models_main(["pull", "tiny-emb", "--endpoint", fake_hub.url]) == 2
     assert "already installed" in capsys.readouterr().err
