@@ -21,6 +21,7 @@ TINY_MODELS_ENV = "EAGLE_CHAT_TINY_MODELS"
 TINY_TARGET_NAME = "tiny-qwen3"
 TINY_DRAFT_NAME = "tiny-qwen3-eagle3"
 TINY_EMBEDDER_NAME = "tiny-embedder"
+TINY_RERANKER_NAME = "tiny-reranker"
 
 
 def home_override() -> Path | None:
@@ -116,6 +117,11 @@ def tiny_embedder_dir() -> Path:
     return tiny_models_dir() / TINY_EMBEDDER_NAME
 
 
+def tiny_reranker_dir() -> Path:
+    """The bundled tiny reranker (random weights: every score the same; plumbing only)."""
+    return tiny_models_dir() / TINY_RERANKER_NAME
+
+
 def reply_marker_file() -> Path:
     """Exists while a reply is being generated: found at start, it means the app died mid-reply."""
     return data_dir() / "reply-in-progress.json"
@@ -143,6 +149,11 @@ def remote_keys_file() -> Path:
 def registry_file() -> Path:
     """The registered model pairs (see eagle_chat.core.models.registry)."""
     return data_dir() / "models.json"
+
+
+def document_models_file() -> Path:
+    """The registered embedding models and rerankers (see eagle_chat.core.models.document_models)."""
+    return data_dir() / "document-models.json"
 
 
 def user_catalog_file() -> Path:

@@ -3,7 +3,9 @@
 ``add`` reads files and folders (text, Markdown, source code, HTML, PDF, DOCX) into the documents index beside
 the conversations, embedding them with OpenVINO GenAI in this process; files already indexed and unchanged are
 skipped, files gone from an added folder are forgotten. ``search`` prints the best passages with file, page
-and score (hybrid: vectors + BM25). ``list`` shows what is indexed, ``remove`` forgets files, a collection or
+and score (hybrid: vectors + BM25), optionally reordered by a reranker (``--rerank``). Embedders and rerankers
+are catalog entries pulled with ``eagle-chat models pull NAME`` and used by name, or folders; the embedder an
+index was built with is remembered in it. ``list`` shows what is indexed, ``remove`` forgets files, a collection or
 everything. Nothing leaves the machine. Exit status: 0 done, 1 some files could not be indexed, 2 a usage
 error.
 """
@@ -23,7 +25,6 @@ from eagle_chat.paths import add_home_argument, add_home_before_subcommand, appl
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
-EMBEDDER_DIR_KEY = "embedder_dir"
 
 
 def docs_parser() -> argparse.ArgumentParser:
@@ -33,9 +34,10 @@ def docs_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def embedder_options(p):
-        p.add_argument("--embedder", type=Path, metavar="DIR",
-                       help="an embedding model folder (OpenVINO IR, feature-extraction); default: the one the "
-                            "index was built with, else the bundled tiny embedder (toy quality)")
+        p.add_argument("--embedder", metavar="NAME|DIR",
+                       help="an embedding model: a name from `eagle-chat models list` (pulled with `models pull "
+                            "NAME`) or a folder (OpenVINO IR, feature-extraction); default: the one the index was "
+                            "built with, else the bundled tiny embedder (toy quality)")
         p.add_argument("--device", default="CPU", help="OpenVINO device for the embedder (default CPU)")
 
     p = sub.add_parser("add", help="index files and folders (again: only what changed)")
@@ -54,6 +56,10 @@ def docs_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", type=int, default=5, metavar="N", help="how many passages (default 5)")
     p.add_argument("--collection", metavar="NAME")
     p.add_argument("--json", action="store_true", help="print JSON (for scripts)")
+    p.add_argument("--rerank", nargs="?", const="", metavar="NAME|DIR",
+                   help="reorder the best passages with a reranker (a name from `eagle-chat models list` or a "
+                        "folder, OpenVINO IR, text-classification); alone: the last one used, else the first "
+                        "pulled one, else the bundled tiny reranker (toy quality)")
     embedder_options(p)
     add_home_argument(p)
 
@@ -91,18 +97,17 @@ def main(argv: list[str]) -> int:
 
 
 def _embedder(args, store):
-    from eagle_chat.core.documents.embedder import OpenVinoEmbedder
+    from eagle_chat.core.documents import retrieval
 
-    folder = args.embedder or (Path(store.meta(EMBEDDER_DIR_KEY)) if store.meta(EMBEDDER_DIR_KEY) else None)
-    if folder is None or not folder.is_dir():
-        folder = paths.tiny_embedder_dir()
-    return OpenVinoEmbedder(folder, args.device), folder
+    model = retrieval.embedder_model(store, args.embedder)
+    return retrieval.open_embedder(model, args.device), model
 
 
 def cmd_add(args, store) -> int:
+    from eagle_chat.core.documents import retrieval
     from eagle_chat.core.documents.indexer import Indexer
 
-    embedder, folder = _embedder(args, store)
+    embedder, model = _embedder(args, store)
     indexer = Indexer(store, embedder)
 
     def progress(path: str, outcome: str) -> None:
@@ -110,11 +115,12 @@ def cmd_add(args, store) -> int:
             print(f"{outcome:>9}  {path}", file=sys.stderr, flush=True)
 
     report = indexer.add(args.paths, args.collection, progress)
-    store.set_meta(EMBEDDER_DIR_KEY, os.path.abspath(folder))
+    retrieval.remember_embedder(store, model)
     for _path, message in report.failed:
         print(f"   failed  {message}", file=sys.stderr)
+    empty = f", {len(report.empty)} empty" if report.empty else ""
     print(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
-          f"{len(report.removed)} removed, {len(report.failed)} failed; {report.chunks} new chunks "
+          f"{len(report.removed)} removed, {len(report.failed)} failed{empty}; {report.chunks} new chunks "
           f"in collection {args.collection!r}.")
     return EXIT_FAILED if report.failed else 0
 
@@ -151,7 +157,15 @@ def cmd_search(args, store) -> int:
         print("No documents indexed yet: `eagle-chat docs add PATH...` adds some.", file=sys.stderr)
         return EXIT_FAILED
     embedder, _ = _embedder(args, store)
-    hits = Indexer(store, embedder).search(args.query, k=args.k, collection=args.collection)
+    reranker = None
+    if args.rerank is not None:
+        from eagle_chat.core.documents import retrieval
+
+        model = retrieval.reranker_model(store, args.rerank)
+        reranker = retrieval.open_reranker(model, args.device)
+        if args.rerank:
+            retrieval.remember_reranker(store, model)
+    hits = Indexer(store, embedder).search(args.query, k=args.k, collection=args.collection, reranker=reranker)
     if args.json:
         print(json.dumps([h.as_json() for h in hits], indent=2, ensure_ascii=False))
         return 0
@@ -162,7 +176,8 @@ def cmd_search(args, store) -> int:
         where = hit.path + (f", page {hit.page}" if hit.page is not None else "")
         preview = " ".join(hit.text.split())
         preview = preview[:300] + ("…" if len(preview) > 300 else "")
-        print(f"[{number}] {where}  (score {hit.score:.4f}, cosine {hit.cosine:.3f})\n    {preview}\n")
+        rerank = f", rerank {hit.rerank_score:.4f}" if hit.rerank_score is not None else ""
+        print(f"[{number}] {where}  (score {hit.score:.4f}, cosine {hit.cosine:.3f}{rerank})\n    {preview}\n")
     return 0
 
 

@@ -79,6 +79,7 @@ def main(argv: list[str]) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     from eagle_chat.core.acquisition import pulls
     from eagle_chat.core.models.catalog import SOURCE_LABELS, load_catalog
+    from eagle_chat.core.models.document_models import DocumentModelRegistry
     from eagle_chat.core.models.registry import ModelRegistry, bundled_pair
 
     registry = ModelRegistry()
@@ -86,6 +87,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     catalog = load_catalog()
     unfinished = pulls.leftovers(registry)
     bundled = bundled_pair()
+    document_models = DocumentModelRegistry()
     if args.json:
         print(json.dumps({
             "installed": [p.to_json() for p in installed],
@@ -97,6 +99,13 @@ def cmd_list(args: argparse.Namespace) -> int:
                  "evidence": e.evidence, "unverified": e.unverified or None}
                 for e in catalog.entries
             ],
+            "document_models": {
+                "installed": [m.to_json() for m in document_models.models()],
+                "available": [{"name": e.name, "kind": e.kind, "title": e.title, "sources": list(e.sources()),
+                               "approx_bytes": e.model.approx_bytes, "languages": e.languages,
+                               "evidence": e.evidence, "unverified": e.unverified or None}
+                              for e in catalog.document_models],
+            },
             "unfinished": {name: [str(p) for p in folders] for name, folders in unfinished.items()},
             "problems": catalog.problems + ([registry.notice] if registry.notice else []),
         }, indent=2))
@@ -125,6 +134,17 @@ def cmd_list(args: argparse.Namespace) -> int:
         sources = ", ".join(SOURCE_LABELS[s] for s in entry.sources()) or "no source"
         size = format_bytes(entry.target.approx_bytes + entry.draft.approx_bytes)
         print(f"  {entry.name:<22} {entry.title}, about {size}; {'/'.join(entry.devices())}; {sources}{mark}")
+    print("\nDocument models (embedders for `docs add --embedder NAME`, rerankers for `docs search --rerank NAME`):")
+    installed_documents = {m.name: m for m in document_models.models()}
+    for model in installed_documents.values():
+        print(f"  {model.name:<22} {model.kind}, installed in {model.model_dir}")
+    for entry in catalog.document_models:
+        if entry.name in installed_documents:
+            continue
+        mark = " (unverified)" if entry.unverified else ""
+        sources = ", ".join(SOURCE_LABELS[s] for s in entry.sources()) or "no source"
+        print(f"  {entry.name:<22} {entry.kind}: {entry.title}, about {format_bytes(entry.model.approx_bytes)}; "
+              f"{entry.languages or '?'}; {sources}{mark}")
     if unfinished:
         print("\nUnfinished downloads (resume with `models pull NAME`, delete with `models remove NAME`):")
         for name, folders in unfinished.items():
@@ -160,6 +180,11 @@ def cmd_pull(args: argparse.Namespace) -> int:
         print(f"eagle-chat models pull: {error}", file=sys.stderr)
         return EXIT_FAILED
     printer.end()
+    if isinstance(plan, pulls.DocumentModelPlan):
+        option = "--embedder" if pair.kind == "embedding" else "--rerank"
+        print(f"{pair.name} is ready in {pair.model_dir}. Use it with `eagle-chat docs "
+              f"{'add PATH' if pair.kind == 'embedding' else 'search QUERY'} {option} {pair.name}`.")
+        return 0
     checks = [s.result for s in plan.steps if isinstance(s, steps.VerifyStep) and s.result]
     for result in checks:
         rate = result.get("acceptance")
@@ -226,12 +251,16 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_remove(args: argparse.Namespace) -> int:
     from eagle_chat.core.acquisition import pulls
+    from eagle_chat.core.models.document_models import DocumentModelRegistry
     from eagle_chat.core.models.registry import (
         BUNDLED_PAIR_NAME,
         ModelRegistry,
         RegistryError,
     )
 
+    document_model = DocumentModelRegistry().get(args.name)
+    if document_model is not None:
+        return remove_document_model(document_model, args)
     registry = ModelRegistry()
     if args.name == BUNDLED_PAIR_NAME:
         print("eagle-chat models remove: the bundled tiny pair is part of EagleChat and cannot be removed.",
@@ -267,6 +296,25 @@ def cmd_remove(args: argparse.Namespace) -> int:
         print("Its files were left where they are.")
     if pair.owned:
         pulls.delete_leftover(pair.name)
+    return 0
+
+
+def remove_document_model(model, args: argparse.Namespace) -> int:
+    """Unregister an embedding model or reranker; delete its folder if EagleChat downloaded it (or if asked)."""
+    import shutil
+
+    from eagle_chat.core.acquisition import pulls
+    from eagle_chat.core.models.document_models import DocumentModelRegistry
+
+    delete = not args.keep_files and (model.owned or args.delete_files or ask_yes_no(
+        f"{model.name} uses a folder EagleChat did not download:\n  {model.model_dir}\nDelete it too? [y/N] "))
+    DocumentModelRegistry().remove(model.name)
+    print(f"Removed {model.name} from the document models.")
+    if delete and model.path.is_dir() and model.path.resolve() != Path.home().resolve() and len(model.path.parts) > 2:
+        shutil.rmtree(model.path)
+        print(f"Deleted {model.path}.")
+    if model.owned:
+        pulls.delete_leftover(model.name)
     return 0
 
 

@@ -36,9 +36,10 @@ def serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", type=Path, help="target model folder (OpenVINO IR)")
     parser.add_argument("--draft", type=Path, help="EAGLE-3 draft folder (OpenVINO IR)")
     parser.add_argument("--device", default="CPU", type=str.upper, choices=list(DEVICE_KINDS))
-    parser.add_argument("--embedder", type=Path, metavar="DIR",
-                        help="also serve POST /v1/embeddings with this embedding model folder (OpenVINO IR, "
-                             "feature-extraction), run in a process of its own")
+    parser.add_argument("--embedder", metavar="NAME|DIR",
+                        help="also serve POST /v1/embeddings with this embedding model, run in a process of its "
+                             "own: a name pulled with `eagle-chat models pull` or a folder (OpenVINO IR, "
+                             "feature-extraction)")
     parser.add_argument("--embedder-device", default="CPU", type=str.upper, choices=list(DEVICE_KINDS),
                         help="OpenVINO device for the embedder (default CPU)")
     parser.add_argument("--precision", choices=["default", "f32"], default="default",
@@ -137,8 +138,11 @@ def _run(args) -> int:
     embeddings = None
     if args.embedder is not None:
         from eagle_chat.core.documents.embed_host import EmbeddingHost
+        from eagle_chat.core.models.document_models import DocumentModelRegistry
 
-        embeddings = EmbeddingHost(args.embedder.resolve(), args.embedder_device)
+        registered = DocumentModelRegistry().get(args.embedder, "embedding")
+        folder = registered.path if registered is not None else Path(args.embedder).expanduser().resolve()
+        embeddings = EmbeddingHost(folder, args.embedder_device)
         print(f"Loading the embedder {args.embedder} on {args.embedder_device}…", file=sys.stderr, flush=True)
         embeddings.start()  # a UserError (folder missing, not an embedder) ends the command with its sentence
 

@@ -23,6 +23,7 @@ import os
 import threading
 from pathlib import Path
 
+from eagle_chat.core.documents import retrieval
 from eagle_chat.core.documents.embed_host import EmbeddingHost
 from eagle_chat.core.documents.readers import DocumentError, read_document
 from eagle_chat.core.documents.store import DocumentStore, FileRow
@@ -48,10 +49,11 @@ def estimate_tokens(text: str) -> int:
 
 
 class DocumentGrounding:
-    def __init__(self, database: Path, embedder_dir: Path, device: str = "CPU", *, k: int = DEFAULT_K):
+    def __init__(self, database: Path, embedder_dir: Path | None = None, device: str = "CPU", *, k: int = DEFAULT_K):
+        """``embedder_dir``: None for the one the index was built with (``retrieval.embedder_model``)."""
         self.store = DocumentStore(database)
-        self.embedder = EmbeddingHost(embedder_dir, device)
-        self.embedder_dir = Path(embedder_dir)
+        self.embedder_dir = Path(embedder_dir) if embedder_dir else retrieval.embedder_model(self.store).path
+        self.embedder = EmbeddingHost(self.embedder_dir, device)
         self.k = k
         self.last_mode: str | None = None  # "whole" or "passages": what the last sources_for gave
         self._warming: threading.Thread | None = None

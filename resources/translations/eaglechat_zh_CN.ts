@@ -2237,6 +2237,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>嵌入模型出错：{reason}</translation>
     </message>
     <message>
+        <source>The embedding model gave vectors that are not numbers; the files look damaged.</source>
+        <translation>嵌入模型输出的向量不是有效数字；模型文件似乎已损坏。</translation>
+    </message>
+    <message>
         <source>The embedding model in {path} cannot be loaded: {reason}</source>
         <translation>无法加载 {path} 中的嵌入模型：{reason}</translation>
     </message>
@@ -2281,6 +2285,14 @@ then start the download again (finished downloads are kept).</source>
         <translation>模型已加载，但没有输出任何内容；文件似乎已损坏。</translation>
     </message>
     <message>
+        <source>The model {name} is not downloaded yet: `eagle-chat models pull {name}` gets it.</source>
+        <translation>模型 {name} 尚未下载：运行 `eagle-chat models pull {name}` 即可获取。</translation>
+    </message>
+    <message>
+        <source>The model {name} is registered but its folder {path} is gone; pull it again with `eagle-chat models pull {name}`.</source>
+        <translation>模型 {name} 已登记，但其文件夹 {path} 不见了；请用 `eagle-chat models pull {name}` 重新下载。</translation>
+    </message>
+    <message>
         <source>The number of assistant tokens must be between {lowest} and {highest} on {device} (got {k}).</source>
         <translation>在 {device} 上，草稿 token 数必须在 {lowest} 到 {highest} 之间（当前为 {k}）。</translation>
     </message>
@@ -2299,6 +2311,18 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The repository {repo} was not found on {endpoint}. Check the name (and the mirror setting), or log in with `hf auth login` if it is private.</source>
         <translation>在 {endpoint} 上找不到仓库 {repo}。请检查名称（以及镜像设置）；如果是私有仓库，请用 `hf auth login` 登录。</translation>
+    </message>
+    <message>
+        <source>The reranker failed: {reason}</source>
+        <translation>重排序模型运行失败：{reason}</translation>
+    </message>
+    <message>
+        <source>The reranker gave no usable scores; the files look damaged.</source>
+        <translation>重排序模型没有给出可用的分数；模型文件似乎已损坏。</translation>
+    </message>
+    <message>
+        <source>The reranker in {path} cannot be loaded: {reason}</source>
+        <translation>无法加载 {path} 中的重排序模型：{reason}</translation>
     </message>
     <message>
         <source>The server &quot;{name}&quot; in {path} has &quot;args&quot;, &quot;env&quot;, &quot;headers&quot; or &quot;autoApprove&quot; of the wrong kind (lists and objects of text).</source>
@@ -2343,6 +2367,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The stats of message {place} cannot be read ({error}).</source>
         <translation>无法读取消息 {place} 的统计数据（{error}）。</translation>
+    </message>
+    <message>
+        <source>The test run of the downloaded model in {folder} failed: {detail} The files are kept but not registered; use the folder directly (--embedder DIR / --rerank DIR) or delete it with `eagle-chat models remove {name}`.</source>
+        <translation>对 {folder} 中已下载模型的试运行失败：{detail} 文件已保留但未登记；可以直接使用该文件夹（--embedder DIR / --rerank DIR），或用 `eagle-chat models remove {name}` 删除。</translation>
     </message>
     <message>
         <source>The test run of the downloaded pair failed: {detail} The files are kept but not registered: register them anyway with `eagle-chat models import {target_dir} {draft_dir} --name {name}`, or delete them with `eagle-chat models remove {name}`.</source>
@@ -2403,6 +2431,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>There is no embedding model folder {path}.</source>
         <translation>嵌入模型文件夹 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>There is no model of kind {kind} or folder called {name}. Known: {known}.</source>
+        <translation>没有名为 {name} 的 {kind} 类模型或文件夹。已知的有：{known}。</translation>
     </message>
     <message>
         <source>There is no server &quot;{name}&quot; in {path}.</source>
@@ -2467,6 +2499,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>{name} has {layers} layers; EAGLE-3 reads features from layers 2, N/2 and N-3, which needs at least {minimum}, unless the draft names its layers in rt_info &apos;hidden_layers_list&apos;.</source>
         <translation>{name} 有 {layers} 层；EAGLE-3 从第 2、N/2 和 N-3 层读取特征，至少需要 {minimum} 层，除非草稿模型在 rt_info 的 “hidden_layers_list” 中指定了层。</translation>
+    </message>
+    <message>
+        <source>{name} is a model of kind {other}; a model of kind {kind} is needed here.</source>
+        <translation>{name} 是 {other} 类模型；这里需要 {kind} 类模型。</translation>
     </message>
     <message>
         <source>{name} must be a number of seconds above 0; it is {seconds}.</source>
@@ -2573,6 +2609,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>目录中没有 {title} 的 NPU 版本（NPU 需要 OpenVINO 的按通道 int4 模型，例如 OpenVINO/Qwen3-8B-int4-cw-ov）。请选择 CPU 或 GPU，或添加你自己的条目。</translation>
     </message>
     <message>
+        <source>{title} is not available on {source}: the catalog names no {source} repository for it. Use {others} instead.</source>
+        <translation>{source} 上没有 {title}：模型目录没有列出它在 {source} 上的仓库。请改用 {others}。</translation>
+    </message>
+    <message>
         <source>{title} is not available on {source}: the catalog names no {source} repository for its {part}.</source>
         <translation>{title} 在 {source} 上不可用：目录中没有为它的 {part} 指定 {source} 仓库。</translation>
     </message>
@@ -2619,6 +2659,18 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>{where}: &apos;format&apos; is &quot;openvino&quot; (the repository holds OpenVINO IR) or &quot;hf&quot; (a Hugging Face-format EAGLE-3 head, exported after the download).</source>
         <translation>{where}：&apos;format&apos; 可以是 &quot;openvino&quot;（仓库中是 OpenVINO IR）或 &quot;hf&quot;（Hugging Face 格式的 EAGLE-3 草稿头，下载后导出）。</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;kind&apos; is one of {kinds}, not {kind!r}.</source>
+        <translation>{where}：&apos;kind&apos; 必须是 {kinds} 之一，而不是 {kind!r}。</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;max_length&apos; is a number of tokens from 8 to 131072.</source>
+        <translation>{where}：&apos;max_length&apos; 是 8 到 131072 之间的词元数。</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;pooling&apos; is one of {poolings}.</source>
+        <translation>{where}：&apos;pooling&apos; 必须是 {poolings} 之一。</translation>
     </message>
     <message>
         <source>{where}: &apos;revision&apos; maps a source to a branch, tag or commit.</source>

@@ -101,3 +101,39 @@ def test_a_broken_user_catalog_never_hides_the_builtin_one():
     catalog = load_catalog()
     assert "qwen3-8b" in catalog.names() and "bad name" not in catalog.names()
     assert "ignored" in catalog.problems[0]
+
+
+def test_document_models_are_their_own_list_each_with_evidence_and_marked_unverified():
+    catalog = load_catalog()
+    kinds = {e.name: e.kind for e in catalog.document_models}
+    assert kinds == {"qwen3-embedding-0.6b": "embedding", "bge-base-en-v1.5": "embedding",
+                     "bge-reranker-base": "reranker"}
+    assert not set(kinds) & set(catalog.names()), "chat-model lists (menu, Get models, serve) never see them"
+    qwen = catalog.document_model("qwen3-embedding-0.6b", "embedding")
+    assert qwen.model.repo_id("hf") == "OpenVINO/Qwen3-Embedding-0.6B-int8-ov" and qwen.model.is_ir
+    assert qwen.pooling == "last" and qwen.query_instruction.startswith("Instruct:")
+    assert "Chinese" in qwen.languages and "modelscope" in qwen.sources()
+    assert catalog.document_model("bge-base-en-v1.5").pooling == "cls"
+    assert catalog.document_model("bge-reranker-base", "embedding") is None
+    for entry in catalog.document_models:
+        assert len(entry.evidence) > 40 and "no network" in entry.unverified, entry.name
+
+
+def test_kind_defaults_to_chat_and_document_entries_are_checked():
+    paths.user_catalog_file().write_text(json.dumps({"version": 1, "pairs": [
+        {"name": "plain", "target": {"hf": "me/t"}, "draft": {"hf": "me/d"}},
+        {"name": "emb", "kind": "embedding", "model": {"hf": "me/e"}, "pooling": "cls"},
+        {"name": "odd-kind", "kind": "vision", "model": {"hf": "me/v"}},
+        {"name": "odd-pooling", "kind": "embedding", "model": {"hf": "me/e"}, "pooling": "max"},
+        {"name": "hf-embedder", "kind": "embedding", "model": {"hf": "me/e", "format": "hf"}},
+        {"name": "no-model", "kind": "reranker"},
+    ]}), encoding="utf-8")
+    catalog = load_catalog()
+    assert "plain" in catalog.names()
+    assert catalog.document_model("emb").pooling == "cls" and catalog.document_model("emb").user
+    names = {e.name for e in catalog.document_models}
+    assert "emb" in names and not names & {"odd-kind", "odd-pooling", "hf-embedder", "no-model"}
+    problems = " ".join(catalog.problems)
+    assert "'kind' is one of chat, embedding, reranker, not 'vision'" in problems
+    assert "'pooling' is one of mean, cls, last" in problems
+    assert "must be OpenVINO IR" in problems and "no-model" in problems

@@ -31,3 +31,22 @@ def test_a_missing_folder_and_a_folder_without_a_model_are_one_sentence_each(tmp
         EmbeddingHost(tmp_path / "nowhere").start()
     with pytest.raises(EmbedderError, match=r"The embedding model in .* cannot be loaded"):
         EmbeddingHost(tmp_path).start()
+
+
+def test_a_registered_folder_runs_with_its_registered_pooling(tmp_path):
+    import shutil
+
+    from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry
+
+    folder = shutil.copytree(EMBEDDER_DIR, tmp_path / "cls-embedder")
+    DocumentModelRegistry().add(DocumentModel(name="cls-embedder", kind="embedding", model_dir=str(folder),
+                                              pooling="cls"))
+    host = EmbeddingHost(folder)
+    host.start()
+    try:
+        vectors, _ = host.embed(["one text", "another text here"])
+    finally:
+        host.close()
+    cls = OpenVinoEmbedder(folder, pooling="cls").embed_documents(["one text", "another text here"])
+    mean = OpenVinoEmbedder(folder).embed_documents(["one text", "another text here"])
+    assert np.allclose(vectors, cls, atol=1e-5) and not np.allclose(vectors, mean, atol=1e-3)

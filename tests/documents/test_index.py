@@ -24,20 +24,6 @@ FACT = "The lighthouse keeper on Skellig Mhor feeds exactly seventeen puffins ev
 QUESTION = "How many puffins does the lighthouse keeper feed?"
 
 
-@pytest.fixture(scope="module")
-def embedder():
-    from eagle_chat.core.documents.embedder import OpenVinoEmbedder
-
-    return OpenVinoEmbedder(EMBEDDER_DIR)
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = DocumentStore(tmp_path / "documents.sqlite3")
-    yield s
-    s.close()
-
-
 def filler(topic: str, n: int = 30) -> str:
     return " ".join(f"{topic} note {i}: the committee reviewed the quarterly schedule and the budget."
                     for i in range(n))
@@ -80,6 +66,7 @@ def test_each_bad_input_gets_one_sentence_and_leaves_nothing_behind(tmp_path, st
     (folder / "broken.docx").write_bytes(b"PK\x03\x04 not really a zip")
     (folder / "big.md").write_text("x " * 6000, encoding="utf-8")
     (folder / "empty.txt").write_text("   \n", encoding="utf-8")
+    write_pdf(folder / "scanned.pdf", [""])  # a page without a text layer
     (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n")
     report = Indexer(store, embedder, max_bytes=10_000).add([folder, tmp_path / "missing.txt",
                                                               tmp_path / "image.png"])
@@ -89,11 +76,12 @@ def test_each_bad_input_gets_one_sentence_and_leaves_nothing_behind(tmp_path, st
     assert "binary file" in reasons["photo.txt"]
     assert "not a readable DOCX" in reasons["broken.docx"]
     assert "too large" in reasons["big.md"]
-    assert "no text" in reasons["empty.txt"]
+    assert "no text to index (a scanned PDF" in reasons["scanned.pdf"]
+    assert "empty.txt" not in reasons and report.empty == [str(folder / "empty.txt")]  # nothing to say, no failure
     assert "does not exist" in reasons["missing.txt"]
     assert "not a kind of file" in reasons["image.png"]
     assert all(str(folder) in m or "missing" in m or "image" in m for m in reasons.values())
-    assert store.files() == [] and store.chunk_count() == 0
+    assert [Path(r.path).name for r in store.files()] == ["empty.txt"] and store.chunk_count() == 0
 
 
 def test_a_failure_while_writing_a_file_leaves_the_old_version_whole(tmp_path, store, embedder, monkeypatch):

@@ -110,3 +110,23 @@ def test_without_an_embedder_the_endpoint_is_a_404_saying_how_to_get_one(tmp_pat
     assert reply.json()["error"]["code"] == "embeddings_not_served"
     assert "--embedder DIR" in reply.json()["error"]["message"]
     assert [m["id"] for m in listed.json()["data"]] == ["tiny-qwen3"]
+
+
+def test_a_pulled_embedder_is_served_by_its_name_with_its_registered_pooling(tmp_path):
+    """`serve --embedder NAME` takes a document model registered by `models pull`, run as registered (here CLS
+    pooling, which the folder alone cannot tell)."""
+    import shutil
+
+    from eagle_chat.core.documents.embedder import OpenVinoEmbedder
+    from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry
+
+    home = tmp_path / "home"
+    folder = shutil.copytree(EMBEDDER, home / "data" / "models" / "named-embedder")
+    DocumentModelRegistry(home / "data" / "document-models.json").add(DocumentModel(
+        name="named-embedder", kind="embedding", model_dir=str(folder), pooling="cls", owned=True))
+    with serve(home, "--embedder", "named-embedder", draft=False) as server:
+        with openai.OpenAI(base_url=server.url, api_key=API_KEY, max_retries=0, timeout=120) as c:
+            assert "named-embedder" in [m.id for m in c.models.list().data]
+            vector = c.embeddings.create(model="named-embedder", input=["one text"]).data[0].embedding
+    expected = OpenVinoEmbedder(folder, pooling="cls").embed_documents(["one text"])[0]
+    assert np.allclose(vector, expected, atol=1e-4)

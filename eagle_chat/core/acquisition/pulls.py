@@ -12,7 +12,9 @@
 2–3 are one download of the IR draft, and nothing needs PyTorch or optimum-intel (nor is it imported);
 that is the only kind of pull the frozen bundle can do (:func:`export_problem` says why the others cannot),
 
-and then :meth:`PullPlan.register` adds it to the registry. Child processes because none of this can be
+and then :meth:`PullPlan.register` adds it to the registry. An embedding model or a reranker (a catalog entry
+of kind ``embedding`` / ``reranker``) is one IR download and a test run of it (:mod:`.document_model_worker`),
+then registered in the document models' registry (:class:`DocumentModelPlan`). Child processes because none of this can be
 interrupted from inside (a hub client mid-transfer, an export, an OpenVINO compile) and a process can: a
 cancel ends the process group (:mod:`.child_process`). Each step's ``command()`` is run by the
 caller — ``subprocess`` in the CLI (:func:`run_plan`), ``QProcess`` in the Get models dialog — which feeds
@@ -40,6 +42,7 @@ from eagle_chat.core.acquisition.draft_export import (
 )
 from eagle_chat.core.acquisition.steps import (
     AcquireError,
+    DocumentModelCheckStep,
     DownloadStep,
     ExportStep,
     ExportToolsMissing,
@@ -48,7 +51,14 @@ from eagle_chat.core.acquisition.steps import (
     VerifyStep,
 )
 from eagle_chat.core.models import folders
-from eagle_chat.core.models.catalog import Catalog, CatalogEntry, Variant, load_catalog
+from eagle_chat.core.models.catalog import (
+    Catalog,
+    CatalogEntry,
+    DocumentModelEntry,
+    Variant,
+    load_catalog,
+)
+from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry
 from eagle_chat.core.models.registry import ModelPair, ModelRegistry, RegistryError
 
 
@@ -99,6 +109,60 @@ class PullPlan:
         return pair
 
 
+@dataclass
+class DocumentModelPlan:
+    """``models pull`` for an embedding model or a reranker: download its IR, run it once, register it."""
+
+    entry: DocumentModelEntry
+    source: str
+    registry: DocumentModelRegistry
+    model_dir: Path
+    partial_dir: Path
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    def pending_steps(self) -> list[Step]:
+        return [s for s in self.steps if not s.is_done()]
+
+    def register(self) -> DocumentModel:
+        if not self.steps[0].is_done():
+            raise AcquireError("{title} is not complete ({steps}); it was not registered.",
+                               title=self.entry.title, steps=self.steps[0].title)
+        model = self.registry.add(DocumentModel(
+            name=self.entry.name, kind=self.entry.kind, model_dir=str(self.model_dir),
+            source=f"{self.source}:{self.entry.model.repo_id(self.source)}", pooling=self.entry.pooling,
+            max_length=self.entry.max_length, query_instruction=self.entry.query_instruction, owned=True))
+        shutil.rmtree(self.partial_dir, ignore_errors=True)
+        return model
+
+
+def plan_document_model_pull(entry: DocumentModelEntry, *, source: str = "hf", endpoint: str | None = None,
+                             registry: DocumentModelRegistry | None = None,
+                             device: str = "CPU") -> DocumentModelPlan:
+    """The steps for an embedding model or a reranker; raises AcquireError if it is already there or the disk
+    is too full, CatalogError if ``source`` does not carry it."""
+    registry = registry or DocumentModelRegistry()
+    entry.check_source(source)
+    if registry.get(entry.name) is not None:
+        raise AcquireError("{pair_name} is already installed. Remove it first with `eagle-chat models remove "
+                           "{pair_name}` to download it again.", pair_name=entry.name)
+    model_dir = paths.models_dir() / entry.name
+    partial_dir = paths.staging_dir() / entry.name
+    ref = entry.model
+    repo = ref.repo_id(source)
+    assert repo is not None  # check_source refused a source without one
+    download = DownloadStep(source, repo, ref.revision(source), partial_dir / "model", model_dir,
+                            endpoint, ref.approx_bytes)
+    check = DocumentModelCheckStep(model_dir, entry.kind, device, pooling=entry.pooling,
+                                   max_length=entry.max_length)
+    plan = DocumentModelPlan(entry, source, registry, model_dir, partial_dir, [download, check])
+    staging.ensure_free_space(paths.models_dir(), download.remaining_bytes(), entry.title)
+    return plan
+
+
 def plan_pull(
     entry: CatalogEntry | str,
     *,
@@ -108,15 +172,20 @@ def plan_pull(
     registry: ModelRegistry | None = None,
     catalog: Catalog | None = None,
     verify_device: str | None = None,
-) -> PullPlan:
+) -> PullPlan | DocumentModelPlan:
     """Work out the steps for ``entry`` and run the checks that can fail before anything is written.
 
     Raises AcquireError (CatalogError for an entry that has no build for the device or source): the pair
     is already registered, the export tools are missing, or the disk is too full for what remains.
     """
-    registry = registry or ModelRegistry()
     if isinstance(entry, str):
-        entry = (catalog or load_catalog()).get(entry)
+        catalog = catalog or load_catalog()
+        document_model = catalog.document_model(entry)
+        if document_model is not None:
+            return plan_document_model_pull(document_model, source=source, endpoint=endpoint,
+                                            device=verify_device or device)
+        entry = catalog.get(entry)
+    registry = registry or ModelRegistry()
     variant = entry.variant(device, source)
     try:
         registry.get(variant.pair_name)
@@ -196,7 +265,7 @@ def import_pair(target_dir: Path, draft_dir: Path, *, name: str | None = None, d
 def leftovers(registry: ModelRegistry | None = None) -> dict[str, list[Path]]:
     """Unfinished pulls: folders under the models folder that belong to no registered pair, by name."""
     registry = registry or ModelRegistry()
-    registered = {p.name for p in registry.pairs()}
+    registered = {p.name for p in registry.pairs()} | {m.name for m in DocumentModelRegistry().models()}
     found: dict[str, list[Path]] = {}
     for root in (paths.models_dir(), paths.staging_dir()):
         for folder in sorted(root.iterdir()):

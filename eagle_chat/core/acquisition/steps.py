@@ -287,6 +287,41 @@ class VerifyStep(Step):
             )
 
 
+class DocumentModelCheckStep(Step):
+    """Run a downloaded embedding model or reranker once in a child process before it is registered."""
+
+    def __init__(self, model_dir: Path, kind: str, device: str = "CPU", *, pooling: str = "mean",
+                 max_length: int = 512):
+        super().__init__()
+        self.model_dir, self.kind, self.device = model_dir, kind, device
+        self.pooling, self.max_length = pooling, max_length
+        self.title = "Checking that the embedding model works" if kind == "embedding" else \
+            "Checking that the reranker works"
+        self.result: dict | None = None
+
+    def command(self) -> StepCommand:
+        argv = [sys.executable, "-m", "eagle_chat.core.acquisition.document_model_worker", "--kind", self.kind,
+                "--dir", str(self.model_dir), "--device", self.device, "--pooling", self.pooling,
+                "--max-length", str(self.max_length)]
+        return StepCommand(argv, worker_env(None, None, offline=True))
+
+    def handle_line(self, line: str | bytes) -> Progress | None:
+        event = parse_event(line)
+        if event is not None and event["event"] == "result":
+            self.result = event
+            what = (f"{event.get('dimensions')} dimensions" if self.kind == "embedding"
+                    else f"scores {event.get('scores')}")
+            return Progress(self.title, message=f"It works on {event.get('device')}: {what}.")
+        return super().handle_line(line)
+
+    def finish(self, returncode: int) -> None:
+        if returncode != 0 or self.result is None:
+            raise AcquireError("The test run of the downloaded model in {folder} failed: {detail} The files are "
+                               "kept but not registered; use the folder directly (--embedder DIR / --rerank DIR) "
+                               "or delete it with `eagle-chat models remove {name}`.", folder=self.model_dir,
+                               detail=self.failure_detail(returncode), name=self.model_dir.name)
+
+
 def move_into_place(source: Path, destination: Path) -> None:
     """Move a finished folder to its final place (same disk: a rename). An older copy is replaced."""
     destination.parent.mkdir(parents=True, exist_ok=True)

@@ -25,11 +25,16 @@ START_TIMEOUT_S = 120.0
 
 def _child(conn, model_dir: str, device: str) -> None:
     import eagle_chat  # noqa: F401 - the privacy switches (telemetry off) before OpenVINO loads
-    from eagle_chat.core.documents.embedder import OpenVinoEmbedder
+    from eagle_chat.core.documents.retrieval import open_embedder
     from eagle_chat.core.errors import UserError
+    from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry
 
     try:
-        embedder = OpenVinoEmbedder(Path(model_dir), device)
+        # A pulled model runs with the pooling and query instruction it was registered with (Qwen3-Embedding:
+        # last token); any other folder with mean pooling.
+        model = DocumentModelRegistry().find_dir(model_dir, "embedding") or DocumentModel(
+            name=Path(model_dir).name, kind="embedding", model_dir=model_dir)
+        embedder = open_embedder(model, device)
     except UserError as error:
         conn.send(("error", error.template, error.params))
         return

@@ -31,11 +31,12 @@ class Embedder(Protocol):
 
 
 class OpenVinoEmbedder:
-    """A folder exported with ``optimum-cli export openvino --task feature-extraction``, mean-pooled and
-    L2-normalised, so a dot product is the cosine similarity."""
+    """A folder exported with ``optimum-cli export openvino --task feature-extraction``, pooled as its model
+    card says (mean by default; bge: CLS; Qwen3-Embedding: last token) and L2-normalised, so a dot product is
+    the cosine similarity."""
 
     def __init__(self, model_dir: Path, device: str = "CPU", *, pooling: str = "mean", max_length: int = 512,
-                 batch_size: int = 16):
+                 batch_size: int = 16, query_instruction: str = ""):
         import openvino_genai as ov_genai
 
         model_dir = Path(model_dir)
@@ -46,6 +47,10 @@ class OpenVinoEmbedder:
         config.normalize = True
         config.max_length = max_length
         config.pad_to_max_length = False
+        if pooling == "last":
+            config.padding_side = "left"  # the last token of every row is then a real one
+        if query_instruction:
+            config.query_instruction = query_instruction  # e.g. Qwen3-Embedding's "Instruct: …\nQuery: "
         try:
             self._pipe = ov_genai.TextEmbeddingPipeline(str(model_dir), device, config)
             self._tokenizer = ov_genai.Tokenizer(str(model_dir))

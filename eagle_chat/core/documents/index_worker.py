@@ -1,7 +1,10 @@
 """Index files into the documents database — run as a child process, so the window never waits on it.
 
-    python -m eagle_chat.core.documents.index_worker --database FILE --collection NAME --embedder DIR
+    python -m eagle_chat.core.documents.index_worker --database FILE --collection NAME [--embedder NAME|DIR]
         [--device CPU] PATH...
+
+Without ``--embedder``, the embedder the index was built with (``retrieval.embedder_model``), run with the
+pooling and query instruction it was registered with.
 
 The embedding model and its memory stay out of the app, and Stop is a kill: every file is written in one
 transaction (:meth:`DocumentStore.put_file`), so a killed run leaves each file indexed whole or not at all,
@@ -37,11 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eagle_chat.core.documents.index_worker")
     parser.add_argument("--database", type=Path, required=True)
     parser.add_argument("--collection", required=True)
-    parser.add_argument("--embedder", type=Path, required=True)
+    parser.add_argument("--embedder", help="a pulled embedding model's name or a folder (default: the index's)")
     parser.add_argument("--device", default="CPU")
     parser.add_argument("paths", type=Path, nargs="+")
     args = parser.parse_args(argv)
-    from eagle_chat.core.documents.embedder import OpenVinoEmbedder
+    from eagle_chat.core.documents import retrieval
     from eagle_chat.core.documents.indexer import Indexer
     from eagle_chat.core.documents.store import DocumentStore
 
@@ -50,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     store = None
     try:
         store = DocumentStore(args.database)
-        indexer = Indexer(store, OpenVinoEmbedder(args.embedder, args.device))
+        model = retrieval.embedder_model(store, args.embedder)
+        indexer = Indexer(store, retrieval.open_embedder(model, args.device))
         done = 0
         told: set[str] = set()
 
@@ -62,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
             emit("file", path=path, outcome=outcome, done=done, message=message)
 
         report = indexer.add(paths, args.collection, progress)
+        retrieval.remember_embedder(store, model)
         for path, message in report.failed:  # never read: not a kind EagleChat reads, or gone
             if path not in told:
                 done += 1

@@ -3,8 +3,15 @@
 For each file: same size and mtime as indexed → skipped without reading; otherwise hashed (SHA-256), and the
 same hash only refreshes the stat; otherwise read, chunked, embedded — all before the database is touched —
 then written in one transaction (:meth:`DocumentStore.put_file`). A file that fails is reported with one
-sentence and leaves the index as it was. Adding a folder again forgets the indexed files under it that are
-gone.
+sentence and leaves the index as it was. A text file with no text in it (an empty ``__init__.py``) is
+recorded with no chunks, as ``empty``, not as a failure: a source tree has many. Adding a folder again
+forgets the indexed files under it that are gone — unless the run was stopped (``should_stop``) before the
+walk of that folder ended: files not reached are not gone.
+
+Large folders: the walk is a generator and each file is written as it is done, so memory grows only with
+the report (one path per file). Measured here with the tiny embedder: 50,000 one-line files in 147 s, peak
+RSS +49 MB, 4.8 s to check them all again; 50,000 empty files in 10.7 s, +40 MB (a test:
+tests/documents/test_bad_inputs.py).
 """
 
 from __future__ import annotations
@@ -12,15 +19,29 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from eagle_chat.core.documents.chunking import DEFAULT_MAX_TOKENS, DEFAULT_OVERLAP, TokenCounter, chunk_sections
+import numpy as np
+
+from eagle_chat.core.documents.chunking import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_OVERLAP,
+    TokenCounter,
+    chunk_sections,
+)
 from eagle_chat.core.documents.embedder import Embedder
-from eagle_chat.core.documents.readers import MAX_FILE_BYTES, DocumentError, is_supported, read_document
+from eagle_chat.core.documents.readers import (
+    MAX_FILE_BYTES,
+    DocumentError,
+    is_supported,
+    read_document,
+)
+from eagle_chat.core.documents.reranker import Reranker
 from eagle_chat.core.documents.store import DocumentStore, Hit
 
 DEFAULT_COLLECTION = "default"
+RERANK_CANDIDATES = 20  # at least this many hybrid hits go to a reranker
 
 
 @dataclass
@@ -30,7 +51,9 @@ class AddReport:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)  # (path, sentence)
+    empty: list[str] = field(default_factory=list)  # text files with no text: recorded, nothing to search
     chunks: int = 0
+    stopped: bool = False  # should_stop said so before every file was done
 
 
 def sha256_of(path: Path) -> str:
@@ -62,15 +85,27 @@ class Indexer:
         self.max_bytes = max_bytes
 
     def add(self, paths: Iterable[Path], collection: str = DEFAULT_COLLECTION,
-            progress: Callable[[str, str], None] | None = None) -> AddReport:
-        """Index ``paths`` (files or folders) into ``collection``; ``progress(path, outcome)`` after each file."""
+            progress: Callable[[str, str], None] | None = None,
+            should_stop: Callable[[], bool] | None = None) -> AddReport:
+        """Index ``paths`` (files or folders) into ``collection``; ``progress(path, outcome)`` after each file.
+        ``should_stop`` is asked before each file; when it says yes the run ends there (``report.stopped``),
+        every file done so far staying indexed."""
         self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
         report = self.report = AddReport()  # so far, for a progress callback (a failed file's reason is last)
+
+        def stop() -> bool:
+            report.stopped = report.stopped or bool(should_stop is not None and should_stop())
+            return report.stopped
+
         for given in paths:
+            if stop():
+                break
             given = Path(os.path.abspath(Path(given).expanduser()))  # "../x" → the folder itself, links kept
             if given.is_dir():
                 seen = set()
                 for path in walk(given):
+                    if stop():
+                        return report  # the files not reached are not gone: nothing is forgotten
                     seen.add(str(path))
                     self._add_file(path, collection, report, progress)
                 prefix = str(given) + os.sep
@@ -114,6 +149,11 @@ class Indexer:
                 return "unchanged"
             sections = read_document(path, max_bytes=self.max_bytes)
             chunks = chunk_sections(sections, self.counter, max_tokens=self.max_tokens, overlap=self.overlap)
+            if not chunks and path.suffix.lower() not in (".pdf", ".docx"):
+                self.store.put_file(collection, key, stat.st_size, stat.st_mtime_ns, digest, [],
+                                    np.zeros((0, self.embedder.dimensions), np.float32))
+                report.empty.append(key)
+                return "empty"
             if not chunks:
                 raise DocumentError("{path} has no text to index (a scanned PDF or an empty file?).", path=key)
             vectors = self.embedder.embed_documents([c.text for c in chunks])
@@ -124,6 +164,9 @@ class Indexer:
         except DocumentError as error:
             report.failed.append((key, error.message))
             return "failed"
+        except FileNotFoundError:  # gone between the folder's listing and its reading
+            report.failed.append((key, DocumentError("{path} no longer exists.", path=key).message))
+            return "failed"
         except OSError as error:
             report.failed.append((key, DocumentError("{path} cannot be read: {reason}", path=key,
                                                      reason=error.strerror or str(error)).message))
@@ -132,8 +175,21 @@ class Indexer:
         report.chunks += len(chunks)
         return "updated" if row is not None else "added"
 
-    def search(self, query: str, *, k: int = 5, collection: str | None = None) -> list[Hit]:
+    def search(self, query: str, *, k: int = 5, collection: str | None = None, reranker: Reranker | None = None,
+               rerank_candidates: int | None = None) -> list[Hit]:
+        """The ``k`` best chunks by hybrid search (vectors + BM25, fused by rank). With a ``reranker``, the best
+        ``rerank_candidates`` (default: 4 k, at least 20) are read by it with the query and the ``k`` it scores
+        highest are returned, each keeping its hybrid ``score`` and getting its ``rerank_score``; equal
+        rerank scores keep the hybrid order."""
         # Another embedder's vectors do not compare with the stored ones (nor, often, have their length).
         self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
         vector = self.embedder.embed_query(query) if query.strip() else None
-        return self.store.search(query, vector, k=k, collection=collection)
+        if reranker is None:
+            return self.store.search(query, vector, k=k, collection=collection)
+        wanted = max(k, rerank_candidates if rerank_candidates is not None else max(4 * k, RERANK_CANDIDATES))
+        hits = self.store.search(query, vector, k=wanted, collection=collection, candidates=max(50, wanted))
+        if not hits:
+            return []
+        order = reranker.rerank(query, [hit.text for hit in hits])
+        ranked = sorted(order, key=lambda item: (-item[1], item[0]))[:k]
+        return [replace(hits[index], rerank_score=float(score)) for index, score in ranked]

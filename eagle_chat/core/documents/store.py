@@ -73,10 +73,13 @@ class Hit:
     bm25_rank: int | None
     collection: str
     chunk_id: int
+    rerank_score: float | None = None  # the reranker's score, when the hits were reranked (``score`` stays hybrid)
 
     def as_json(self) -> dict:
         return {"file": self.path, "page": self.page, "score": round(self.score, 6), "cosine": round(self.cosine, 6),
-                "bm25_rank": self.bm25_rank, "collection": self.collection, "text": self.text}
+                "bm25_rank": self.bm25_rank,
+                "rerank_score": None if self.rerank_score is None else round(self.rerank_score, 6),
+                "collection": self.collection, "text": self.text}
 
 
 # English words too common to say anything: in a question they would match most chunks, and BM25 has to score

@@ -14,6 +14,11 @@ trained, exported to OpenVINO IR after the download, which needs optimum-intel a
 so it works in the frozen bundle too). Every entry says why its repositories are believed to be what
 they claim (``evidence``) and, when they were not seen to exist or the pair was never tried,
 ``unverified`` says so; the UI shows both.
+
+A ``kind`` other than ``"chat"`` (the default: a pair, in :attr:`Catalog.entries`) is a document model —
+``"embedding"`` or ``"reranker"``, in :attr:`Catalog.document_models`: one OpenVINO IR repository
+(``"model"``), the embedder's pooling, its longest input and an optional query instruction; pulled by the same
+code, registered in :mod:`eagle_chat.core.models.document_models`.
 """
 
 from __future__ import annotations
@@ -32,6 +37,9 @@ SOURCE_LABELS = {"hf": "Hugging Face", "modelscope": "ModelScope"}
 DEFAULT_REVISIONS = {"hf": "main", "modelscope": "master"}
 DEFAULT_START_K = 3
 FORMATS = ("hf", "openvino")  # Hugging Face format (needs an export) or OpenVINO IR (ready to run)
+KINDS = ("chat", "embedding", "reranker")
+DOCUMENT_KINDS = ("embedding", "reranker")
+POOLINGS = ("mean", "cls", "last")
 
 
 class CatalogError(UserError):
@@ -196,13 +204,50 @@ class CatalogEntry:
         return Variant(self, device, pair_name, target, self.draft, export, start_k)
 
 
+@dataclass(frozen=True)
+class DocumentModelEntry:
+    """An embedding model or a reranker for the documents index: one OpenVINO IR repository."""
+
+    name: str
+    title: str
+    kind: str  # "embedding" or "reranker"
+    model: RepoRef
+    description: str = ""
+    license: str = ""
+    languages: str = ""
+    pooling: str = "mean"  # embedders: how token vectors become one (the model card says which)
+    max_length: int = 512  # tokens per input the model is run with
+    query_instruction: str = ""  # embedders: put before a query (Qwen3-Embedding wants one), not before passages
+    user: bool = False
+    evidence: str = ""
+    unverified: str = ""
+
+    def sources(self) -> tuple[str, ...]:
+        return tuple(s for s in SOURCES if self.model.repo_id(s))
+
+    def check_source(self, source: str) -> None:
+        if source not in SOURCES:
+            raise CatalogError("Unknown source {source!r}: choose one of {sources}.", source=source,
+                               sources=", ".join(SOURCES))
+        if not self.model.repo_id(source):
+            others = " or ".join(SOURCE_LABELS[s] for s in self.sources())
+            raise CatalogError("{title} is not available on {source}: the catalog names no {source} repository "
+                               "for it. Use {others} instead.", title=self.title, source=SOURCE_LABELS[source],
+                               others=others)
+
+
 @dataclass
 class Catalog:
     entries: list[CatalogEntry]
     problems: list[str] = field(default_factory=list)
+    document_models: list[DocumentModelEntry] = field(default_factory=list)
 
     def names(self) -> list[str]:
         return [e.name for e in self.entries]
+
+    def document_model(self, name: str, kind: str | None = None) -> DocumentModelEntry | None:
+        """The embedding model or reranker called ``name`` (of ``kind``, if given), or None."""
+        return next((e for e in self.document_models if e.name == name and kind in (None, e.kind)), None)
 
     def get(self, name: str) -> CatalogEntry:
         for entry in self.entries:
@@ -223,7 +268,7 @@ def load_catalog(builtin: Path | None = None, user: Path | None = None) -> Catal
     builtin = builtin or builtin_catalog_file()
     user = user if user is not None else paths.user_catalog_file()
     problems: list[str] = []
-    entries: dict[str, CatalogEntry] = {}
+    entries: dict[str, CatalogEntry | DocumentModelEntry] = {}
     for path, is_user in ((builtin, False), (user, True)):
         if not path.is_file():
             if not is_user:
@@ -231,10 +276,11 @@ def load_catalog(builtin: Path | None = None, user: Path | None = None) -> Catal
             continue
         for entry in _read_entries(path, is_user, problems):
             entries[entry.name] = entry
-    return Catalog(list(entries.values()), problems)
+    return Catalog([e for e in entries.values() if isinstance(e, CatalogEntry)], problems,
+                   [e for e in entries.values() if isinstance(e, DocumentModelEntry)])
 
 
-def _read_entries(path: Path, is_user: bool, problems: list[str]) -> list[CatalogEntry]:
+def _read_entries(path: Path, is_user: bool, problems: list[str]) -> list[CatalogEntry | DocumentModelEntry]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
@@ -247,19 +293,50 @@ def _read_entries(path: Path, is_user: bool, problems: list[str]) -> list[Catalo
     for index, item in enumerate(data["pairs"]):
         where = f"{path} entry {index + 1}"
         try:
-            result.append(_parse_entry(item, where, is_user))
+            kind = item.get("kind", "chat") if isinstance(item, dict) else "chat"
+            if kind not in KINDS:
+                raise CatalogError("{where}: 'kind' is one of {kinds}, not {kind!r}.", where=where,
+                                   kinds=", ".join(KINDS), kind=kind)
+            parse = _parse_entry if kind == "chat" else _parse_document_model
+            result.append(parse(item, where, is_user))
         except CatalogError as error:
             problems.append(f"{error} This entry is ignored.")
     return result
 
 
-def _parse_entry(item: object, where: str, is_user: bool) -> CatalogEntry:
+def _entry_name(item: object, where: str) -> str:
     if not isinstance(item, dict):
         raise CatalogError("{where} is not a JSON object.", where=where)
     name = item.get("name")
     if not isinstance(name, str) or not name.strip() or any(c in name for c in "/\\ ") or name.startswith("."):
         raise CatalogError("{where} needs a 'name' without spaces or slashes (for `models pull NAME`).",
                            where=where)
+    return name
+
+
+def _parse_document_model(item: dict, where: str, is_user: bool) -> DocumentModelEntry:
+    name = _entry_name(item, where)
+    where = f"{where} ({name})"
+    kind = item["kind"]
+    model = _parse_target(item.get("model"), f"{where} model")
+    pooling = item.get("pooling", "mean")
+    if pooling not in POOLINGS:
+        raise CatalogError("{where}: 'pooling' is one of {poolings}.", where=where, poolings=", ".join(POOLINGS))
+    max_length = item.get("max_length", 512)
+    if not isinstance(max_length, int) or not 8 <= max_length <= 131072:
+        raise CatalogError("{where}: 'max_length' is a number of tokens from 8 to 131072.", where=where)
+    return DocumentModelEntry(
+        name=name, title=str(item.get("title") or name), kind=kind, model=model,
+        description=str(item.get("description") or ""), license=str(item.get("license") or ""),
+        languages=str(item.get("languages") or ""), pooling=pooling, max_length=max_length,
+        query_instruction=str(item.get("query_instruction") or ""), user=is_user,
+        evidence=str(item.get("evidence") or ""), unverified=str(item.get("unverified") or ""),
+    )
+
+
+def _parse_entry(item: object, where: str, is_user: bool) -> CatalogEntry:
+    name = _entry_name(item, where)
+    assert isinstance(item, dict)  # _entry_name refused anything else
     where = f"{where} ({name})"
     export = {}
     for key, value in (item.get("export") or {}).items():

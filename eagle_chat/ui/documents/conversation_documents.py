@@ -28,7 +28,6 @@ from eagle_chat.ui.documents.attach_bar import AttachBar
 from eagle_chat.ui.documents.index_runner import IndexRunner
 from eagle_chat.ui.documents.library import DocumentLibrary
 
-EMBEDDER_DIR_KEY = "embedder_dir"  # the documents index's meta: the embedder ``eagle-chat docs add`` used
 
 log = logging.getLogger(__name__)
 
@@ -148,23 +147,10 @@ class ConversationDocuments(QObject):
     def open_index(self) -> grounding.DocumentGrounding | None:
         if self.grounding is None:
             try:
-                database = paths.documents_database_file()
-                self.grounding = grounding.DocumentGrounding(database, self._embedder_dir(database))
+                self.grounding = grounding.DocumentGrounding(paths.documents_database_file(), device=self.device)
             except UserError as error:
                 self.window.show_notice(user_error_text(error), error=True)
         return self.grounding
-
-    @staticmethod
-    def _embedder_dir(database: Path) -> Path:
-        """The embedder the index was built with (``eagle-chat docs add --embedder``), else the bundled one."""
-        from eagle_chat.core.documents.store import DocumentStore
-
-        store = DocumentStore(database)
-        try:
-            chosen = store.meta(EMBEDDER_DIR_KEY)
-        finally:
-            store.close()
-        return Path(chosen) if chosen and Path(chosen).is_dir() else paths.tiny_embedder_dir()
 
     def _opened(self, conversation: Conversation | None) -> None:
         if not self.runner.running:

@@ -36,7 +36,8 @@ class IndexRunner(QObject):
     def running(self) -> bool:
         return self._process is not None
 
-    def start(self, database: Path, collection: str, embedder_dir: Path, device: str, paths: list[Path]) -> None:
+    def start(self, database: Path, collection: str, embedder_dir: Path | None, device: str, paths: list[Path]) -> None:
+        """Index ``paths`` into ``collection``; ``embedder_dir`` None: the embedder the index was built with."""
         if self.running:
             raise RuntimeError("an indexing run is already under way")
         self._buffer, self._stopped, self._error, self._failed = b"", False, "", False
@@ -45,9 +46,9 @@ class IndexRunner(QObject):
         process.readyReadStandardOutput.connect(self._read)
         process.finished.connect(self._ended)
         process.errorOccurred.connect(self._could_not_start)
+        embedder = ["--embedder", str(embedder_dir)] if embedder_dir else []
         process.start(sys.executable, ["-m", "eagle_chat.core.documents.index_worker", "--database", str(database),
-                                       "--collection", collection, "--embedder", str(embedder_dir),
-                                       "--device", device, *map(str, paths)])
+                                       "--collection", collection, *embedder, "--device", device, *map(str, paths)])
 
     def stop(self) -> None:
         """Stop the run now (the files already indexed stay)."""
