@@ -46,7 +46,7 @@ def instrument() -> None:
     from eagle_chat.core.generation import engine, streamer
     from eagle_chat.core.generation.reasoning import ReasoningSplitter
     from eagle_chat.core.serving import backend, http
-    from eagle_chat.ui import request_queue, worker
+    from eagle_chat.ui.runtime import request_queue, worker
 
     marks: dict[str, float] = {}  # set from several threads: dict.setdefault is atomic
 

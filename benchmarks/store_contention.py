@@ -5,7 +5,7 @@
 A Qt event loop runs a 1 ms heartbeat timer (its longest gap is the GUI stall) while the GUI thread writes
 like a streaming reply does: a message every 500 ms, an update of it every 100 ms. Phases: 3 s free, then
 a second process (tests/lock_holder.py) holds BEGIN IMMEDIATE for --locked-s, then 3 s free again. With
-this checkout the store's retry timer (ui/store_watch.py) runs as in the app. ``--code /work/main`` runs
+this checkout the store's retry timer (ui/runtime/store_watch.py) runs as in the app. ``--code /work/main`` runs
 the same on another checkout (before: SQLite's 5 s busy wait per write, then an error).
 Goal (issue 10): no stall longer than one frame (16 ms) from a store write. The store waits at most
 BUSY_TIMEOUT_S (4 ms) for a lock, then queues.
@@ -46,7 +46,7 @@ def main() -> None:
         for j in range(10):
             store.add_message(conversation, Message("user", f"message {i}.{j} " * 20))
     try:
-        from eagle_chat.ui.store_watch import StoreWatch
+        from eagle_chat.ui.runtime.store_watch import StoreWatch
 
         watch = StoreWatch(store)
         watch._timer.timeout.disconnect()

@@ -92,7 +92,7 @@ def main() -> None:
     from eagle_chat.core.generation.engine import Engine
     from eagle_chat.core.hosting.client import EngineHost
     from eagle_chat.ui.chat.chat_view import ChatView
-    from eagle_chat.ui.controller import ChatController
+    from eagle_chat.ui.runtime.controller import ChatController
     from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
     from eagle_chat.ui.speed.speed_chart import SpeedChart
 

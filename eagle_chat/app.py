@@ -54,11 +54,11 @@ def absolute_argv(args: argparse.Namespace) -> list[str]:
 def create_main_window(argv: list[str]):
     """Build the fully wired main window without entering the event loop (tests use this).
 
-    Raises :class:`~eagle_chat.ui.single_instance.AlreadyRunning` when another EagleChat has this home."""
+    Raises :class:`~eagle_chat.ui.shell.single_instance.AlreadyRunning` when another EagleChat has this home."""
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from eagle_chat.ui.single_instance import InstanceGuard
+    from eagle_chat.ui.shell.single_instance import InstanceGuard
 
     args = gui_parser().parse_args(argv)
     apply_home(args)
@@ -81,9 +81,11 @@ def _build_window(args: argparse.Namespace, guard):
     from eagle_chat.core.models.registry import ModelRegistry
     from eagle_chat.core.storage.reply_marker import ReplyMarker
     from eagle_chat.core.storage.store import ConversationStore
-    from eagle_chat.ui import app_log, core_text, i18n, texts, theme
-    from eagle_chat.ui.controller import ChatController
-    from eagle_chat.ui.main_window import MainWindow
+    from eagle_chat.ui.runtime import app_log
+    from eagle_chat.ui.widgets import theme
+    from eagle_chat.ui.words import core_text, i18n, texts
+    from eagle_chat.ui.runtime.controller import ChatController
+    from eagle_chat.ui.shell.main_window import MainWindow
     from eagle_chat.ui.speed.npu_tree_hint import NpuTreeHint
 
     app = QApplication.instance()
@@ -177,7 +179,7 @@ def apply_command_line(window, argv: list[str]) -> None:
 def main(argv: list[str]) -> int:
     import qasync
 
-    from eagle_chat.ui.single_instance import AlreadyRunning, tell_not_answering
+    from eagle_chat.ui.shell.single_instance import AlreadyRunning, tell_not_answering
 
     try:
         window = create_main_window(argv)
@@ -187,7 +189,7 @@ def main(argv: list[str]) -> int:
             return 0
         from PySide6.QtWidgets import QApplication
 
-        from eagle_chat.ui import i18n
+        from eagle_chat.ui.words import i18n
 
         i18n.apply_language(QApplication.instance(), i18n.choose_language(saved_language(paths.settings_file())))
         tell_not_answering(paths.data_dir())

@@ -48,7 +48,7 @@ def no_leaked_threads():
         thread.join(timeout=5)
     leaked = [t for t in leaked if t.is_alive()]
     assert not leaked, f"threads outlived the test: {leaked}"
-    controller = sys.modules.get("eagle_chat.ui.controller")
+    controller = sys.modules.get("eagle_chat.ui.runtime.controller")
     if controller is not None:
         running = [t for t in list(controller.LIVE_THREADS) if t.isRunning()]
         assert not running, f"QThreads outlived the test: {[t.objectName() for t in running]}"
@@ -72,7 +72,8 @@ def shared_app_restored():
         return
     from PySide6.QtCore import QLocale
 
-    from eagle_chat.ui import i18n, theme
+    from eagle_chat.ui.widgets import theme
+    from eagle_chat.ui.words import i18n
 
     if theme.is_dark(app.palette()):
         theme.apply_theme(app, "system")

@@ -12,7 +12,7 @@ REPLY_TIMEOUT_MS = 60_000
 def open_window(qtbot, eagle_home):
     """A factory: ``open_window(*argv)`` returns a loaded MainWindow; every window is closed at teardown."""
     from eagle_chat.app import create_main_window
-    from eagle_chat.ui.screen_fit import MAIN_WINDOW_SIZE
+    from eagle_chat.ui.widgets.screen_fit import MAIN_WINDOW_SIZE
 
     windows = []
 

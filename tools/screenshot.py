@@ -129,8 +129,8 @@ def drafted_shot(window, app, pump, done, out: Path) -> int:
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QToolTip
 
-    from eagle_chat.ui import texts
-    from eagle_chat.ui.drafted_text import range_rects
+    from eagle_chat.ui.words import texts
+    from eagle_chat.ui.chat.drafted_text import range_rects
 
     window.side.drafted_toggle.setChecked(True)
     window.side.charts.setCurrentWidget(window.side.acceptance)

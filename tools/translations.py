@@ -3,14 +3,14 @@
     python tools/translations.py update          # messages, then pyside6-lupdate → resources/translations/*.ts
     python tools/translations.py release         # pyside6-lrelease *.ts → *.qm (shipped in the wheel and bundle)
     python tools/translations.py check           # exit 1 if anything below is stale, unfinished or obsolete
-    python tools/translations.py messages        # only regenerate eagle_chat/ui/core_messages.py
+    python tools/translations.py messages        # only regenerate eagle_chat/ui/words/core_messages.py
     python tools/translations.py fill FILE.json  # write translations from FILE.json into the zh_CN .ts, release
     python tools/translations.py literals [PATH ...]  # UI literals shown without tr() (default eagle_chat/ui)
 
 ``messages`` collects the literal templates of every user error raised in eagle_chat/core and
-eagle_chat/commands (tools/user_errors.py) into the generated ``eagle_chat/ui/core_messages.py`` as
+eagle_chat/commands (tools/user_errors.py) into the generated ``eagle_chat/ui/words/core_messages.py`` as
 ``QT_TRANSLATE_NOOP("core", …)``, so lupdate sees them; the UI shows them with
-``eagle_chat.ui.core_text.user_error_text``. It also declares, with a literal count, the plurals the UI passes
+``eagle_chat.ui.words.core_text.user_error_text``. It also declares, with a literal count, the plurals the UI passes
 to ``translate(ctx, "%n …", "", n)``: pyside6-lupdate 6.11 marks such a call numerus only when the count is
 a number literal, and the generated file is read first so its numerus entry wins.
 
@@ -43,7 +43,7 @@ SOURCES = ROOT / "eagle_chat"
 OUT = ROOT / "resources" / "translations"
 LANGUAGES = ("zh_CN",)  # translated languages; English is the source, plus eaglechat_en.ts for plurals
 ENGLISH = "en"
-CORE_MESSAGES = SOURCES / "ui" / "core_messages.py"
+CORE_MESSAGES = SOURCES / "ui" / "words" / "core_messages.py"
 CORE_CONTEXT = "core"
 
 
@@ -65,7 +65,7 @@ def ts_path(language: str) -> Path:
     return OUT / f"eaglechat_{language}.ts"
 
 
-# --- messages: eagle_chat/ui/core_messages.py ------------------------------------------------------------
+# --- messages: eagle_chat/ui/words/core_messages.py ------------------------------------------------------------
 
 def _literal(text: str) -> str:
     """A double-quoted Python literal pyside6-lupdate reads back to ``text``."""

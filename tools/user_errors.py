@@ -2,7 +2,7 @@
 
 Every error a user can cause derives from ``eagle_chat.core.errors.UserError`` and is raised as
 ``SomeError("template with {field}", field=value)``: the template is a plain string literal, so the UI can
-look it up in a translation (``eagle_chat.ui.core_text``) and ``tools/translations.py messages`` can collect
+look it up in a translation (``eagle_chat.ui.words.core_text``) and ``tools/translations.py messages`` can collect
 it for lupdate. This module finds the subclasses (anywhere in ``eagle_chat``, through imports and aliases)
 and every call that builds one, and tells which calls break the rule.
 """

@@ -17,7 +17,7 @@ from eagle_chat import paths
 from eagle_chat.core.device_kinds import DEVICE_KINDS
 from eagle_chat.core.errors import UserError
 from eagle_chat.paths import add_home_argument, add_home_before_subcommand, apply_home
-from eagle_chat.ui.texts import progress_text
+from eagle_chat.ui.words.texts import progress_text
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2

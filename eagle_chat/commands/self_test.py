@@ -219,6 +219,6 @@ def _gui(report: Report, home: str, args: argparse.Namespace) -> None:
     report.line(f"main window ({app.platformName()} platform): state {state!r} after {elapsed:.1f} s")
     detail = f" ({errors[-1]})" if errors else ""
     report.check(state == "ready", f"the main window loaded the tiny pair{detail}")
-    controller_module = sys.modules.get("eagle_chat.ui.controller")
+    controller_module = sys.modules.get("eagle_chat.ui.runtime.controller")
     running = [t for t in getattr(controller_module, "LIVE_THREADS", ()) if t.isRunning()]
     report.check(not running, "closing the window ended its worker thread")

@@ -109,7 +109,7 @@ def _run(args) -> int:
     from eagle_chat.core.serving.timeouts import Timeouts
     from eagle_chat.core.storage.store import ConversationStore
     from eagle_chat.settings import load_settings
-    from eagle_chat.ui.controller import ChatController
+    from eagle_chat.ui.runtime.controller import ChatController
     from eagle_chat.ui.server.bridge import ControllerBackend
 
     settings, _notice = load_settings(paths.settings_file())

@@ -14,7 +14,7 @@ from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.serving.backend import Job
 from eagle_chat.core.serving.keys import KeyStore
 from eagle_chat.core.serving.remote import REMOTE, RemoteSpec, _Reply
-from eagle_chat.ui import texts
+from eagle_chat.ui.words import texts
 
 # What OpenVINO Model Server streams: OpenAI's chunks, usage at the end, no speculative figures.
 OVMS_STREAM = [

@@ -18,7 +18,7 @@ def main() -> int:
     home, max_new_tokens, prompt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 
     from eagle_chat.app import create_main_window
-    from eagle_chat.ui import texts
+    from eagle_chat.ui.words import texts
 
     window = create_main_window(["--home", home])
     controller = window.controller

@@ -23,7 +23,7 @@ import os, sys, time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
-import eagle_chat.ui.closing as closing
+import eagle_chat.ui.shell.closing as closing
 from eagle_chat import app as eagle_app
 closing.CLOSE_DEADLINE_S = 3.0
 what = sys.argv[2]

@@ -81,7 +81,7 @@ def test_a_relaunch_that_cannot_hand_over_says_so_in_a_message_box(qtbot, eagle_
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from eagle_chat import app as eagle_app
-    from eagle_chat.ui import single_instance
+    from eagle_chat.ui.shell import single_instance
 
     monkeypatch.setattr(single_instance, "CLOSING_WAIT_MS", 300)
     monkeypatch.setattr(single_instance, "HEADLESS_PLATFORMS", ())  # offscreen here; a desktop in real life

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import qWarning
 
 from eagle_chat import paths
-from eagle_chat.ui import app_log
+from eagle_chat.ui.runtime import app_log
 
 
 def test_the_log_lives_under_the_home_and_rotates(eagle_home, monkeypatch):

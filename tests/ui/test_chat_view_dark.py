@@ -9,7 +9,7 @@ from PySide6.QtGui import QPalette, QTextDocument
 
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 from eagle_chat.ui.chat.chat_view import ChatView
 
 CODE = "Here is one:\n\n```python\ndef merge(a, b):\n    return sorted(a + b)\n```\n\nDone {i}."

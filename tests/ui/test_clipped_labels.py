@@ -23,7 +23,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QSizePolicy, QStyle, QStyleOptionToolButton, \
     QToolButton, QWidget
 from eagle_chat.app import create_main_window
-from eagle_chat.ui.controls import ElidedLabel
+from eagle_chat.ui.speed.controls import ElidedLabel
 
 window = create_main_window([])
 app = QApplication.instance()

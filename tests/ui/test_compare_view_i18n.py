@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QPushButton
 
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui.shortcuts_dialog import collect_shortcuts, key_text
+from eagle_chat.ui.shell.shortcuts_dialog import collect_shortcuts, key_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [ROOT / "eagle_chat" / "ui" / part for part in (

@@ -10,8 +10,8 @@ from PySide6.QtCore import QCoreApplication, QTranslator
 from eagle_chat.core.acquisition.steps import AcquireError
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.models.folders import ModelFolderError, inspect_target
-from eagle_chat.ui import i18n
-from eagle_chat.ui.core_text import user_error_text
+from eagle_chat.ui.words import i18n
+from eagle_chat.ui.words.core_text import user_error_text
 
 TS = """<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>

@@ -15,9 +15,9 @@ from PySide6.QtGui import QColor, QPalette, QPen
 
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.measure.bench import BenchReport, BenchSummary
-from eagle_chat.ui import theme
-from eagle_chat.ui.controls import ModelBar, OptionsPanel
-from eagle_chat.ui.drafted_text import DraftedPane, tint_colour
+from eagle_chat.ui.widgets import theme
+from eagle_chat.ui.speed.controls import ModelBar, OptionsPanel
+from eagle_chat.ui.chat.drafted_text import DraftedPane, tint_colour
 from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.chart_style import MODE_FIELDS
 from eagle_chat.ui.speed.speed_chart import SpeedChart

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QImage, QTextDocument
 from PySide6.QtWidgets import QApplication
 
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 
 CODE_REPLY = "Here is one:\n\n```python\ndef merge(a, b):\n    return sorted(a + b)\n```\n\nDone."
 

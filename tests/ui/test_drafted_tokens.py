@@ -14,10 +14,10 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QToolTip
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.markdown_html import CODE_BACKGROUND
-from eagle_chat.ui.drafted_text import DRAFT_TINT, range_rects
+from eagle_chat.ui.chat.drafted_text import DRAFT_TINT, range_rects
 from tests.gui import REPLY_TIMEOUT_MS, close_window, send
 
 PROMPT = "Write quicksort in Python and explain its time complexity."

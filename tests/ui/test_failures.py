@@ -8,7 +8,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 
 from eagle_chat import paths
-from eagle_chat.ui import exporters
+from eagle_chat.ui.speed import exporters
 from tests.gui import send
 
 

@@ -86,7 +86,8 @@ def test_the_card_loads_the_speed_demo_pair_in_one_click_and_then_steps_aside(qt
 
 def test_the_model_label_shows_the_whole_name_and_ends_in_an_ellipsis_only_when_it_must(qtbot, open_window):
     from eagle_chat.core.models.choice import ModelChoice
-    from eagle_chat.ui import screen_fit, texts
+    from eagle_chat.ui.widgets import screen_fit
+    from eagle_chat.ui.words import texts
 
     window = open_window()
     window.resize(screen_fit.MAIN_WINDOW_SIZE)  # the default size on a screen that has room for it

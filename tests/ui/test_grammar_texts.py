@@ -72,7 +72,7 @@ def test_the_shipped_chinese_translation_has_the_words(qapp):
     from eagle_chat.core.generation.engine import GenerationSettings
     from eagle_chat.core.generation.metrics import GenerationStats
     from eagle_chat.core.generation.structured import Constraint
-    from eagle_chat.ui import grammar_texts, i18n, texts
+    from eagle_chat.ui.words import grammar_texts, i18n, texts
 
     held = outlook.next_reply(loaded=True, has_draft=True, device="CPU", draft_device="CPU", draft_reduced_vocab=True,
                               settings=GenerationSettings(num_assistant_tokens=3, constraint=Constraint("tool_calls", "[]")))

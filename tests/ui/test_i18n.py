@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLocale
 
-from eagle_chat.ui import i18n
+from eagle_chat.ui.words import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from PySide6.QtTest import QTest
 
 from eagle_chat.core.generation.context import prompt_limit
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import texts
+from eagle_chat.ui.words import texts
 from eagle_chat.ui.chat.chat_view import ChatView
 from tests.gui import REPLY_TIMEOUT_MS, send
 

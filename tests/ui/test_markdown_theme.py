@@ -8,7 +8,7 @@ import re
 import pytest
 
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 from eagle_chat.ui.chat import code_style
 from eagle_chat.ui.chat.markdown_html import render_markdown
 

@@ -207,7 +207,7 @@ def test_a_formula_still_being_written_stays_source_until_closed(qtbot):
 
 def test_a_compare_pane_draws_a_finished_replys_formulas_and_keeps_the_tint_on_the_right_text(qtbot):
     from eagle_chat.core.generation.steps import StepRecord
-    from eagle_chat.ui.drafted_text import DraftedPane
+    from eagle_chat.ui.chat.drafted_text import DraftedPane
 
     pieces = [("Area ", False), ("\\(A=\\pi r^2\\)", True), (" for ", False), ("circles", True),
               (", `$x$` stays, 速度 ", False), ("$v$", False), (" is fast 😀", True)]

@@ -9,7 +9,7 @@ import shutil
 from eagle_chat import paths
 from eagle_chat.core.models.choice import ModelChoice
 from eagle_chat.settings import load_settings
-from eagle_chat.ui.controls import ModelBar, OptionsPanel
+from eagle_chat.ui.speed.controls import ModelBar, OptionsPanel
 from tests.gui import LOAD_TIMEOUT_MS, REPLY_TIMEOUT_MS, send
 
 

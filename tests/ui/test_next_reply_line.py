@@ -5,7 +5,7 @@ import pytest
 from eagle_chat.core.generation import outlook
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.generation.structured import Constraint
-from eagle_chat.ui import texts
+from eagle_chat.ui.words import texts
 from tests.gui import send
 
 ON_CPU = dict(loaded=True, has_draft=True, device="CPU", draft_device="CPU")

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor, QFont, QFontInfo
 from PySide6.QtWidgets import QLabel, QPushButton
 
 from eagle_chat.core.generation.steps import StepRecord
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.chart_style import series_pen
 from eagle_chat.ui.speed.compare_pane import ComparePane

@@ -21,7 +21,7 @@ import json, sys
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 from eagle_chat.app import create_main_window
-from eagle_chat.ui.shortcuts_dialog import open_shortcuts_dialog
+from eagle_chat.ui.shell.shortcuts_dialog import open_shortcuts_dialog
 from tests.ui import fit_probe
 
 KEY_WIDGETS = ["chatView", "promptEdit", "sendButton", "stopButton", "deviceCombo", "assistantTokensSlider",
@@ -97,7 +97,7 @@ def test_a_geometry_saved_on_a_larger_screen_is_restored_only_where_it_fits(tmp_
 def test_a_window_shown_partly_off_the_screen_is_brought_inside_and_shrunk_to_fit(qtbot):
     from PySide6.QtWidgets import QWidget
 
-    from eagle_chat.ui import screen_fit
+    from eagle_chat.ui.widgets import screen_fit
 
     widget = QWidget()
     qtbot.addWidget(widget)

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QTableWidget
 
-from eagle_chat.ui.shortcuts_dialog import ShortcutRow, open_shortcuts_dialog, plain
+from eagle_chat.ui.shell.shortcuts_dialog import ShortcutRow, open_shortcuts_dialog, plain
 
 NATIVE = QKeySequence.SequenceFormat.NativeText
 

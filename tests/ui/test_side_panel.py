@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 
-from eagle_chat.ui import texts
+from eagle_chat.ui.words import texts
 from tests.gui import REPLY_TIMEOUT_MS, send
 from tests.ui.test_speed_chart import ELLIPSES, assert_whole_labels, drawn_texts, hover, on_screen
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import QComboBox, QWidget
 
-from eagle_chat.ui.shortcuts_dialog import open_shortcuts_dialog
+from eagle_chat.ui.shell.shortcuts_dialog import open_shortcuts_dialog
 
 
 def accessible(widget: QWidget, text=QAccessible.Text.Name) -> str:

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QHelpEvent, QImage
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from eagle_chat.core.generation.metrics import GenerationStats
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 from eagle_chat.ui.speed.speed_chart import (
     REDRAW_INTERVAL_MS,
     SpeedChart,

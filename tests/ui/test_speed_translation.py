@@ -14,10 +14,10 @@ from PySide6.QtCore import QTranslator
 from PySide6.QtGui import QAccessible, QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
-from eagle_chat.ui.controls import ModelBar, OptionsPanel
-from eagle_chat.ui.shortcuts_dialog import ShortcutsDialog
+from eagle_chat.ui.speed.controls import ModelBar, OptionsPanel
+from eagle_chat.ui.shell.shortcuts_dialog import ShortcutsDialog
 from eagle_chat.ui.speed.side_panel import SidePanel
-from eagle_chat.ui.status_area import StatusArea
+from eagle_chat.ui.shell.status_area import StatusArea
 
 # context -> [(source, disambiguation, translation)]; a list translation is a plural's forms
 MESSAGES = {

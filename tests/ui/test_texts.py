@@ -1,4 +1,4 @@
-"""The window's sentences are built from core facts in eagle_chat.ui.texts."""
+"""The window's sentences are built from core facts in eagle_chat.ui.words.texts."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ from eagle_chat.core.acquisition.steps import Progress
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.measure.compare import Comparison
 from eagle_chat.core.models.choice import ModelChoice
-from eagle_chat.ui import i18n, texts
+from eagle_chat.ui.words import i18n, texts
 
 
 @pytest.fixture

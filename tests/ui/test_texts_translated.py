@@ -1,4 +1,4 @@
-"""The sentences built from core facts (ui/texts.py, ui/demo_texts.py, the start's notices) come out in the
+"""The sentences built from core facts (ui/words/texts.py, ui/words/demo_texts.py, the start's notices) come out in the
 installed language, numbers filled in: a .ts made by pyside6-lupdate from the real sources (so the contexts
 and the plurals are what lupdate sees), a few entries filled in, compiled by pyside6-lrelease. Without a
 translator they are the English ones, byte for byte."""
@@ -22,11 +22,11 @@ from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.measure.preflight import Check
 from eagle_chat.core.models import speed_demo
 from eagle_chat.core.models.choice import ModelChoice
-from eagle_chat.ui import demo_texts, i18n, texts
+from eagle_chat.ui.words import demo_texts, i18n, texts
 from tests.ui.test_texts import _comparison
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [ROOT / "eagle_chat" / "ui" / "texts.py", ROOT / "eagle_chat" / "ui" / "demo_texts.py"]
+SOURCES = [ROOT / "eagle_chat" / "ui" / "words" / "texts.py", ROOT / "eagle_chat" / "ui" / "words" / "demo_texts.py"]
 COMPARED = ("Compared: EAGLE-3 {drafting} vs {baseline}, on {device}, {precision}; %n run(s) per mode in "
             "alternating order, {warm}; up to {tokens} new tokens")
 CHINESE = {  # (context, source) -> translation; a list: the plural's forms (Chinese has one)

@@ -3,7 +3,7 @@
 import pytest
 from PySide6.QtGui import QColor, QPalette
 
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 
 
 def test_contrast_ratio_matches_wcag_reference_values():
@@ -39,7 +39,7 @@ def test_dark_text_colours_are_readable_on_the_dark_window(qapp):
 
 
 def test_notice_follows_a_dark_palette_and_stays_readable(qtbot, qapp):
-    from eagle_chat.ui.notice_bar import NoticeBar
+    from eagle_chat.ui.shell.notice_bar import NoticeBar
 
     bar = NoticeBar()
     qtbot.addWidget(bar)

@@ -1,6 +1,6 @@
 """Will the next reply be speculative, and if not, why not: the facts, as one :class:`Outlook`.
 
-The window shows one line from this (the sentences are built in ``ui/texts.py``). The reasons are checked
+The window shows one line from this (the sentences are built in ``ui/words/texts.py``). The reasons are checked
 in the order a reply would meet them: a model must be loaded; on NPU the whole conversation must fit the
 compiled prompt limit (GenAI's stateful NPU pipelines re-read all of it every turn); a draft must be loaded,
 on the target's device (GenAI's EAGLE-3 reads the target's hidden states, and its NPU pipeline refuses a

@@ -18,7 +18,7 @@ from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextFrameFormat
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 from eagle_chat.ui.chat import anchors, message_links, message_parts, source_links
 from eagle_chat.ui.chat.background_render import BackgroundRender
 from eagle_chat.ui.chat.markdown_html import render_markdown, stable_prefix_end, warm_up

@@ -17,7 +17,7 @@ from pygments.styles import get_style_by_name
 from pygments.util import ClassNotFound
 from PySide6.QtGui import QColor
 
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 
 MIN_CONTRAST = 4.6  # AA is 4.5:1; a little above it, so rounding in a renderer cannot drop a colour below
 

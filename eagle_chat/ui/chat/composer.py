@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QInputMethodEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 
 
 class PromptEdit(QPlainTextEdit):

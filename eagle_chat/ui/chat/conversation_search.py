@@ -15,7 +15,7 @@ import sqlite3
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from eagle_chat.core.storage.store import ConversationStore
-from eagle_chat.ui.live_threads import track
+from eagle_chat.ui.runtime.live_threads import track
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ shows there with the source text it came from: what Markdown shows appears in it
 with markup (``**``, list markers, link targets, fences) in between, so each shown word is looked up a
 little ahead of the last. The blocks the renderer adds (a code block's label and copy link, the footer)
 are skipped. Only the stretch just drawn is aligned, so a streaming reply costs the same per update
-however long it grows. The tint is painted over the text (:class:`eagle_chat.ui.drafted_text.TintPainter`),
+however long it grows. The tint is painted over the text (:class:`eagle_chat.ui.chat.drafted_text.TintPainter`),
 never written into the document.
 """
 
@@ -22,7 +22,7 @@ from PySide6.QtGui import QImage, QPainter, QTextDocument
 from eagle_chat.core.generation.steps import DraftedSpan, StepRecord
 from eagle_chat.ui.chat.markdown_html import copy_code_label
 from eagle_chat.ui.chat.message_links import copy_label
-from eagle_chat.ui.drafted_text import (
+from eagle_chat.ui.chat.drafted_text import (
     ASTRAL,
     DRAFT_TINT,
     DraftedHover,

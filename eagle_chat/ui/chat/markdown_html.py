@@ -6,7 +6,7 @@ view asks before opening them. Code blocks are highlighted with Pygments (inline
 understands) and numbered so the view can offer a copy action per block.
 
 Colours follow the theme: code blocks and inline code take their background and text from
-:func:`eagle_chat.ui.theme.colours` (the application palette unless ``colours`` is given), highlighted
+:func:`eagle_chat.ui.widgets.theme.colours` (the application palette unless ``colours`` is given), highlighted
 with that theme's Pygments style made readable on it (:mod:`eagle_chat.ui.chat.code_style`).
 """
 
@@ -21,9 +21,9 @@ from pygments import highlight
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 from eagle_chat.ui.chat import code_style
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.words.i18n import translate
 from eagle_chat.ui.math.markdown_rules import MathStyle, add_math
 
 SAFE_LINK_SCHEMES = ("http://", "https://", "mailto:")

@@ -5,7 +5,7 @@ and import whole conversations.
 :class:`MessageActions` owns the menu actions (stable object names: ``actionRegenerate`` Ctrl+R,
 ``actionEditLastMessage`` (Up in the empty message box), ``actionContinue``, ``actionExportConversation``,
 ``actionImportConversation``, ``actionFocusSearch`` Ctrl+F / Ctrl+K) and the editing state of the
-composer; the work is the controller's (:class:`~eagle_chat.ui.branching.BranchActions`).
+composer; the work is the controller's (:class:`~eagle_chat.ui.runtime.branching.BranchActions`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from eagle_chat.core.files import write_text_atomic
 from eagle_chat.core.models.choice import ModelChoice
 from eagle_chat.core.storage import branches, export
 from eagle_chat.core.storage.conversation import Message
-from eagle_chat.ui.core_text import user_error_text
+from eagle_chat.ui.words.core_text import user_error_text
 
 
 class MessageActions(QObject):

@@ -13,8 +13,8 @@ from PySide6.QtGui import QGuiApplication, QPalette
 
 from eagle_chat.core.storage import branches
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import theme
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.widgets import theme
+from eagle_chat.ui.words.i18n import translate
 
 ACTION_PREFIX = "action:"
 

@@ -13,9 +13,10 @@ from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
-from eagle_chat.ui import texts, theme
+from eagle_chat.ui.widgets import theme
+from eagle_chat.ui.words import texts
 from eagle_chat.ui.chat import message_links
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.words.i18n import translate
 
 # "EagleChat" is the app's name: never translated, so not marked.
 ROLE_LABELS = {"user": QT_TRANSLATE_NOOP("message_parts", "You"), "assistant": "EagleChat",

@@ -11,8 +11,8 @@ import re
 
 from eagle_chat.core.storage.conversation import Message
 from eagle_chat.core.storage.sources import where
-from eagle_chat.ui import theme
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.widgets import theme
+from eagle_chat.ui.words.i18n import translate
 
 LINK_PREFIX = "source:"
 _CITATION_OUTSIDE_TAGS = re.compile(r"(<pre\b.*?</pre>|<[^>]*>)|\[(\d{1,3})\]", re.DOTALL | re.IGNORECASE)

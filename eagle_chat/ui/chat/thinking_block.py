@@ -16,9 +16,9 @@ import time
 from PySide6.QtGui import QColor, QTextBlockFormat, QTextCharFormat, QTextCursor
 
 from eagle_chat.core.storage.conversation import Message
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 from eagle_chat.ui.chat.tool_blocks import ToolBlocks
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.words.i18n import translate
 
 LINK_PREFIX = "thinking:"
 LIVE_LINES = 40  # lines of thoughts shown while thinking; older ones are taken off in batches of

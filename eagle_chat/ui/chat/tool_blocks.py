@@ -11,8 +11,9 @@ from __future__ import annotations
 import html
 
 from eagle_chat.core.storage.conversation import Message
-from eagle_chat.ui import grammar_texts, theme
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.widgets import theme
+from eagle_chat.ui.words import grammar_texts
+from eagle_chat.ui.words.i18n import translate
 
 LINK_PREFIX = "toolcall:"
 SHOWN_CHARS = 4000  # of a result, when expanded (the model may have read more: up to the hub's limit)

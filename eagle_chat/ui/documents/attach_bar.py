@@ -12,8 +12,8 @@ import os
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
-from eagle_chat.ui import theme
-from eagle_chat.ui.flow_layout import FlowLayout
+from eagle_chat.ui.widgets import theme
+from eagle_chat.ui.widgets.flow_layout import FlowLayout
 
 
 class AttachBar(QWidget):

@@ -23,7 +23,7 @@ from eagle_chat.core import grounding
 from eagle_chat.core.documents.readers import is_supported
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.storage.conversation import Conversation
-from eagle_chat.ui.core_text import user_error_text
+from eagle_chat.ui.words.core_text import user_error_text
 from eagle_chat.ui.documents.attach_bar import AttachBar
 from eagle_chat.ui.documents.index_runner import IndexRunner
 from eagle_chat.ui.documents.library import DocumentLibrary

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, Signal, Slot
 
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.words.i18n import translate
 
 
 class IndexRunner(QObject):

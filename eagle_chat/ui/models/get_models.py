@@ -43,8 +43,9 @@ from eagle_chat.core.models.catalog import (
 )
 from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.settings import Settings, load_settings, save_settings
-from eagle_chat.ui import screen_fit, texts, theme
-from eagle_chat.ui.core_text import user_error_text
+from eagle_chat.ui.widgets import screen_fit, theme
+from eagle_chat.ui.words import texts
+from eagle_chat.ui.words.core_text import user_error_text
 from eagle_chat.ui.models.other_source import OtherSourceButton
 from eagle_chat.ui.models.pull_runner import PullRunner
 

@@ -20,7 +20,7 @@ from eagle_chat.core.acquisition.pulls import PullPlan
 from eagle_chat.core.acquisition.steps import Progress, Step
 from eagle_chat.core.models.registry import ModelPair
 from eagle_chat.core.errors import UserError
-from eagle_chat.ui.core_text import user_error_text
+from eagle_chat.ui.words.core_text import user_error_text
 
 KILL_AFTER_MS = 3000
 

@@ -18,7 +18,7 @@ from eagle_chat.core.serving.http import HttpOptions
 from eagle_chat.core.serving.records import RequestRecord
 from eagle_chat.core.serving.requests import Limits
 from eagle_chat.core.serving.server import ApiServer, ServerConfig
-from eagle_chat.ui.core_text import user_error_text
+from eagle_chat.ui.words.core_text import user_error_text
 from eagle_chat.ui.server.bridge import ControllerBackend
 
 LOG_LINES = 200

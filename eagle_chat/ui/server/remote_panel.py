@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 from eagle_chat import paths
 from eagle_chat.core.serving.keys import KeyStore
 from eagle_chat.core.serving.remote import REMOTE, RemoteSpec
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 from eagle_chat.core.generation.loaded import LoadedPipeline
 
 

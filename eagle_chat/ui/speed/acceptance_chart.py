@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QApplication, QWidget
 
 from eagle_chat.core.generation.steps import StepRecord
-from eagle_chat.ui import texts
+from eagle_chat.ui.words import texts
 from eagle_chat.ui.speed.chart_style import PALETTE_EVENTS, style_chart
 
 REDRAW_INTERVAL_MS = 250  # like the speed chart: a few redraws a second while a reply streams

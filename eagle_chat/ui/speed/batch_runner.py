@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, Signal, Slot
 
 from eagle_chat.core.generation.engine import GenerationResult, GenerationSettings
-from eagle_chat.ui.controller import ChatController
+from eagle_chat.ui.runtime.controller import ChatController
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Charts that follow the theme: background, title, axes, grid and legend from the palette, series colours
-from :mod:`eagle_chat.ui.theme`.
+from :mod:`eagle_chat.ui.widgets.theme`.
 
 QChart does not follow the widget palette by itself (its built-in themes are fixed colour sets), so each
 chart view calls :func:`style_chart` when it is made and again on every palette change, then sets its
@@ -12,7 +12,7 @@ from PySide6.QtCharts import QChart
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QPalette, QPen
 
-from eagle_chat.ui import theme
+from eagle_chat.ui.widgets import theme
 
 # Which field of theme.Colours draws each mode of the speed chart.
 MODE_FIELDS = {"speculative": "speculative", "baseline": "baseline",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from eagle_chat.core.measure.compare import DEFAULT_REPEATS
-from eagle_chat.ui import i18n
+from eagle_chat.ui.words import i18n
 
 EXACT_PRECISION = "f32"  # where greedy answers of both modes must be identical
 

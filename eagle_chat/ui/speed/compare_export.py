@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from eagle_chat.core.measure.compare import Comparison
-from eagle_chat.ui import texts
+from eagle_chat.ui.words import texts
 from eagle_chat.ui.speed.verdict_board import headline_text
 
 

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QWidget
 from eagle_chat.core.generation.reasoning import split_reasoning
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.ui.chat.thinking_block import thinking_colour
-from eagle_chat.ui.drafted_text import DraftedPane, u16
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.chat.drafted_text import DraftedPane, u16
+from eagle_chat.ui.words.i18n import translate
 
 
 class ComparePane(DraftedPane):

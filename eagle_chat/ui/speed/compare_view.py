@@ -28,9 +28,10 @@ from eagle_chat.core.measure.compare import (
     PlannedRun,
     plan_runs,
 )
-from eagle_chat.ui import screen_fit, texts
+from eagle_chat.ui.widgets import screen_fit
+from eagle_chat.ui.words import texts
 from eagle_chat.ui.speed.compare_export import export_comparison
-from eagle_chat.ui.controller import ChatController
+from eagle_chat.ui.runtime.controller import ChatController
 from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
 from eagle_chat.ui.speed.compare_controls import EXACT_PRECISION, CompareControls

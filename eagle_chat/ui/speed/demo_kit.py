@@ -13,7 +13,7 @@ from eagle_chat.core.measure.bench import BenchReport
 from eagle_chat.core.measure.compare import MIN_COUNTED_RUNS
 from eagle_chat.core.measure.outlook import Outlook, outlook, remember_speedup
 from eagle_chat.core.models import speed_demo
-from eagle_chat.ui import demo_texts, texts
+from eagle_chat.ui.words import demo_texts, texts
 from eagle_chat.ui.speed.quick_tune import QuickTune
 from eagle_chat.ui.speed.speed_demo_flow import SpeedDemoFlow
 from eagle_chat.ui.speed.warm_start import WarmStart

@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from eagle_chat.core.generation.npu_drafting import limit_problem, npu_tree
-from eagle_chat.ui import texts
+from eagle_chat.ui.words import texts
 
 
 class NpuTreeHint(QObject):

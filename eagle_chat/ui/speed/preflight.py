@@ -4,7 +4,7 @@ full screen.
 One line per check, a mark (✓ ⚠ ✗ ?) and a sentence saying what is fine or what to do, with a button when the
 app can do it itself: load the pair on the intended device, switch to the speed-demo pair, tune K, warm up
 both modes. "Fix what can be fixed" runs those one after another. The facts and rules are in
-:mod:`eagle_chat.core.measure.preflight`; the sentences in :mod:`eagle_chat.ui.demo_texts`.
+:mod:`eagle_chat.core.measure.preflight`; the sentences in :mod:`eagle_chat.ui.words.demo_texts`.
 
 Keyboard only: Tab moves between the buttons (each has an Alt mnemonic) and Enter or Space presses the one
 with focus; elsewhere Enter starts the demo (in the prompt box it adds the prompt); F5 checks again, Delete
@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 
 from eagle_chat.core.measure import preflight as pf
 from eagle_chat.core.measure.tuning import tuned_choice
-from eagle_chat.ui import demo_texts, screen_fit
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.widgets import screen_fit
+from eagle_chat.ui.words import demo_texts
+from eagle_chat.ui.words.i18n import translate
 from eagle_chat.ui.speed.presenter_mode import demo_screen
 
 KEYS = ("model", "speedup", "tuned", "warm", "cache", "power", "cpu", "screen")

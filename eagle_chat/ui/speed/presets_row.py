@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from eagle_chat.ui.flow_layout import FlowLayout
+from eagle_chat.ui.widgets.flow_layout import FlowLayout
 
 # ((the prompt's language, its topic), the prompt)
 PRESET_PROMPTS = (

@@ -18,7 +18,7 @@ from eagle_chat.core.measure.bench import (
     summarise,
     sweep_settings,
 )
-from eagle_chat.ui.controller import ChatController
+from eagle_chat.ui.runtime.controller import ChatController
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
 
 QUICK_KS = (3, 4, 5)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from eagle_chat.core.generation.engine import GenerationSettings
-from eagle_chat.ui import texts
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.words import texts
+from eagle_chat.ui.words.i18n import translate
 
 
 def last_figures(conversation):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
-from eagle_chat.ui.controls import OptionsPanel
+from eagle_chat.ui.speed.controls import OptionsPanel
 from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.speed_chart import SpeedChart
 

@@ -1,7 +1,7 @@
 """SpeculationDisplay: what the main window shows of the speculation itself.
 
 - The line that says whether the next reply will be speculative, and why not (facts from
-  :mod:`eagle_chat.core.generation.outlook`, sentence from ``ui/texts.py``), refreshed whenever one of its
+  :mod:`eagle_chat.core.generation.outlook`, sentence from ``ui/words/texts.py``), refreshed whenever one of its
   facts may have changed — the agent mode's tool use among them (its "Required" grammar can turn drafting off).
 - The acceptance chart for the reply on screen: live while it streams, then GenAI's final record; after a
   branch switch or a delete, the record of the reply then shown.
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QAbstractButton
 
 from eagle_chat.core.generation import outlook
 from eagle_chat.core.generation.engine import GenerationSettings
-from eagle_chat.ui import texts
+from eagle_chat.ui.words import texts
 
 
 def bind_toggle(button: QAbstractButton, action: QAction) -> None:

@@ -16,7 +16,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
 from eagle_chat.core.generation.metrics import GenerationStats
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.words.i18n import translate
 from eagle_chat.ui.speed.chart_style import PALETTE_EVENTS, faded_pen, series_colour, series_pen, style_chart
 
 # The line's name when the caller gives none ("EAGLE-3" is a name, not translated).

@@ -1,6 +1,6 @@
 """SpeedDemoOffer: the compare view's one-sentence "this pair cannot show it here" and the one-click way out.
 
-Only the row lives here; what it says comes from :mod:`eagle_chat.ui.demo_texts` and what the button does
+Only the row lives here; what it says comes from :mod:`eagle_chat.ui.words.demo_texts` and what the button does
 from :class:`eagle_chat.ui.speed.speed_demo_flow.SpeedDemoFlow` (wired by the demo kit).
 """
 

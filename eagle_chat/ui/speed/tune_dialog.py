@@ -43,9 +43,9 @@ from eagle_chat.core.measure.bench import (
     sweep_settings,
     tree_label,
 )
-from eagle_chat.ui import screen_fit
-from eagle_chat.ui.controller import ChatController
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.widgets import screen_fit
+from eagle_chat.ui.runtime.controller import ChatController
+from eagle_chat.ui.words.i18n import translate
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
 from eagle_chat.ui.speed.chart_style import PALETTE_EVENTS, series_pen, style_chart
 

@@ -21,7 +21,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSizePolicy, QVBoxLayout, QWidget
 
 from eagle_chat.core.measure.compare import Comparison
-from eagle_chat.ui.i18n import translate
+from eagle_chat.ui.words.i18n import translate
 
 HEADLINE_SHARE = 10  # demo mode: the headline's pixel size is at least the screen height / this
 RATE_SHARE = 24  # demo mode: the tokens/s figures' pixel size, as a share of the screen height

@@ -29,7 +29,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.measure.preflight import cache_blobs
-from eagle_chat.ui.controller import ChatController
+from eagle_chat.ui.runtime.controller import ChatController
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
 from eagle_chat.core.generation.loaded import LoadedPipeline
 

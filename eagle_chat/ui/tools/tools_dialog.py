@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPushButton, QTreeWidge
 from eagle_chat import paths
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.tools.config import set_disabled
-from eagle_chat.ui.core_text import user_error_text
+from eagle_chat.ui.words.core_text import user_error_text
 
 REFRESH_MS = 500
 

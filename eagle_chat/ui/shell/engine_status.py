@@ -1,0 +1,64 @@
+"""EngineStatus: what the window says when the engine host ends, restarts, hangs or is unloaded.
+
+A crash mid-reply is said under the reply and in the notice bar (the controller's sig_error, with the log's
+path); here: the status bar while the host starts again, the notice when it is not started again (crashes
+came too often, or the restart failed) with a button to load the model again, the offer to restart an
+engine whose reply ignores Stop, and the unload.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Slot
+
+from eagle_chat.ui.words import texts
+from eagle_chat.ui.words.i18n import translate
+
+STATUS_MS = 8000
+
+
+class EngineStatus(QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self._window = window
+        c = window.controller
+        c.sig_engine_lost.connect(self._on_lost)
+        c.sig_engine_restarted.connect(self._on_restarted)
+        c.sig_engine_hung.connect(self._on_hung)
+        c.sig_unloaded.connect(self._on_unloaded)
+        window.models_menu.sig_unload.connect(self.unload)
+
+    @Slot()
+    def unload(self) -> None:
+        self._window.controller.unload()
+
+    @Slot(str, bool)
+    def _on_lost(self, message: str, restarting: bool) -> None:
+        w = self._window
+        if restarting:
+            w.statusBar().showMessage(message, STATUS_MS)
+        elif w.settings.prefix_cache:  # what is known to help most; it loads the model again too
+            w.show_notice(message, error=True, action=(translate("texts", texts.PREFIX_CACHE_OFF),
+                                                       lambda: w.set_prefix_cache(False)))
+        else:
+            w.show_notice(message, error=True, action=(self.tr("Load the model again"), w.load_model))
+        w.show_state()
+
+    @Slot(object)
+    def _on_restarted(self, info) -> None:
+        w = self._window
+        w.statusBar().showMessage(self.tr("The engine is running again ({seconds:.1f} s to load the model).")
+                                  .format(seconds=info.load_time_ms / 1000), STATUS_MS)
+        w.show_state()
+
+    @Slot(int)
+    def _on_hung(self, _request_id: int) -> None:
+        self._window.show_notice(
+            self.tr("The reply has not stopped although Stop was pressed: the engine does not answer."), error=True,
+            action=(self.tr("Restart the engine"), self._window.controller.restart_engine))
+
+    @Slot()
+    def _on_unloaded(self) -> None:
+        w = self._window
+        w.statusBar().showMessage(self.tr("The model is unloaded; its memory is back with the system."), STATUS_MS)
+        w.show_notice(self.tr("No model is loaded."), action=(self.tr("Load the model again"), w.load_model))
+        w.show_state()
