@@ -11,11 +11,21 @@ streams.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from eagle_chat.core.generation.engine import GenerationResult, GenerationSettings
 from eagle_chat.core.generation.reasoning import ReasoningSplitter
 from eagle_chat.core.storage import branches
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.ui.words.i18n import translate
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from eagle_chat.core.generation.loaded import LoadedPipeline
+    from eagle_chat.core.storage.store import ConversationStore
+    from eagle_chat.ui.runtime.replies import ReplyInFlight
 
 
 class LiveReply:
@@ -50,74 +60,98 @@ class LiveReply:
 class BranchActions:
     """Mixin for ChatController: the operations on a conversation's branches."""
 
+    if TYPE_CHECKING:  # what the controller provides, declared for the type checker (no runtime effect)
+        store: ConversationStore
+        conversation: Conversation | None
+        loaded: LoadedPipeline | None
+        grounding: Callable[[Conversation, int | None], list[dict] | None] | None
+        sig_error: SignalInstance
+        sig_path_changed: SignalInstance
+        sig_message_added: SignalInstance
+        sig_reply_text: SignalInstance
+        sig_conversation_touched: SignalInstance
+        sig_conversations_changed: SignalInstance
+
+        @property
+        def foreground(self) -> ReplyInFlight | None: ...
+        def open_conversation(self, conversation_id: int) -> None: ...
+        def _can_generate(self) -> bool: ...
+        def _start(self, prompt, settings: GenerationSettings, message: Message | None, *,
+                   live: LiveReply | None = None) -> int: ...
+
     def regenerate(self, reply: Message, settings: GenerationSettings) -> bool:
         """Ask again for ``reply``: a new sibling reply to the same message; the old one stays."""
-        if not self._branchable(reply, "assistant"):
+        conversation = self._branchable(reply, "assistant")
+        if conversation is None:
             return False
-        branches.cut_before(self.conversation, reply)
-        return self._reply_to_path(settings, redraw=True)
+        branches.cut_before(conversation, reply)
+        return self._reply_to_path(conversation, settings, redraw=True)
 
     def answer(self, question: Message, settings: GenerationSettings) -> bool:
         """Reply to ``question``, the user's message that ends the path without a reply (its reply was
         deleted, or never came)."""
-        if not self._branchable(question, "user"):
+        conversation = self._branchable(question, "user")
+        if conversation is None:
             return False
-        if question is not self.conversation.messages[-1]:
+        if question is not conversation.messages[-1]:
             self.sig_error.emit(translate("BranchActions", "That message has a reply already: regenerate the reply."))
             return False
-        return self._reply_to_path(settings, redraw=True)
+        return self._reply_to_path(conversation, settings, redraw=True)
 
     def edit(self, message: Message, text: str, settings: GenerationSettings) -> bool:
         """Send ``text`` as a new version of the user's ``message`` (a sibling), and reply to it."""
-        if not self._branchable(message, "user"):
+        conversation = self._branchable(message, "user")
+        if conversation is None:
             return False
         if not text.strip():
             self.sig_error.emit(translate("BranchActions", "The message is empty; type something to send."))
             return False
-        branches.cut_before(self.conversation, message)
-        self.store.add_message(self.conversation, Message("user", text))
-        return self._reply_to_path(settings, redraw=True)
+        branches.cut_before(conversation, message)
+        self.store.add_message(conversation, Message("user", text))
+        return self._reply_to_path(conversation, settings, redraw=True)
 
     def continue_reply(self, reply: Message, settings: GenerationSettings) -> bool:
         """Let the model go on with ``reply`` (cut by the token limit, a stop or a crash) from where it ended."""
-        if not self._branchable(reply, "assistant"):
+        conversation = self._branchable(reply, "assistant")
+        if conversation is None:
             return False
-        if reply is not self.conversation.messages[-1] or not branches.is_cut(reply):
+        if reply is not conversation.messages[-1] or not branches.is_cut(reply):
             self.sig_error.emit(translate(
                 "BranchActions", "Only the last reply can be continued, and only if it was cut short."))
             return False
-        history = branches.continuation_history(self.conversation, reply)
+        history = branches.continuation_history(conversation, reply)
         inside = not branches.thinking_closed(reply)
         reply.status, reply.error = "streaming", None
         self.store.update_message(reply)
         self._start(history, settings, reply, live=LiveReply(reply, inside=inside, continuing=True))
         self.sig_reply_text.emit(reply, reply.content)
-        self.sig_conversation_touched.emit(self.conversation)
+        self.sig_conversation_touched.emit(conversation)
         return True
 
     def delete_message(self, message: Message) -> bool:
         """Delete ``message`` and everything after it on its branches; a sibling takes its place."""
-        if not self._branchable(message, message.role, starts_reply=False):
+        conversation = self._branchable(message, message.role, starts_reply=False)
+        if conversation is None:
             return False
-        gone = branches.remove(self.conversation, message)
-        self.store.delete_messages(self.conversation, gone)
-        self.store.update_conversation(self.conversation)
-        self.sig_path_changed.emit(self.conversation)
+        gone = branches.remove(conversation, message)
+        self.store.delete_messages(conversation, gone)
+        self.store.update_conversation(conversation)
+        self.sig_path_changed.emit(conversation)
         return True
 
     def switch_branch(self, message: Message, step: int) -> bool:
         """Show the previous (-1) or next (+1) sibling of ``message`` and the newest path below it."""
-        if not self._branchable(message, message.role, starts_reply=False):
+        conversation = self._branchable(message, message.role, starts_reply=False)
+        if conversation is None or branches.switch(conversation, message, step) is None:
             return False
-        if branches.switch(self.conversation, message, step) is None:
-            return False
-        self.store.save_path(self.conversation)
-        self.sig_path_changed.emit(self.conversation)
+        self.store.save_path(conversation)
+        self.sig_path_changed.emit(conversation)
         return True
 
     def import_conversation(self, conversation: Conversation) -> Conversation:
         """Store an imported conversation (every branch) and open it."""
         stored = self.store.insert_conversation(conversation)
+        assert stored.id is not None  # the store gave it its row
         self.sig_conversations_changed.emit()
         self.open_conversation(stored.id)
         return stored
@@ -128,17 +162,19 @@ class BranchActions:
         return next((m for m in reversed(path) if m.role == role), None)
 
     # --- internals -------------------------------------------------------------------------------------
-    def _branchable(self, message: Message, role: str, *, starts_reply: bool = True) -> bool:
-        """True if ``message`` (of ``role``) is on the open conversation's path and the app may act on it
-        now: start a reply (``starts_reply``), or change the path while no reply is being written."""
-        if self.conversation is None or message is None or message not in self.conversation.messages \
-                or message.role != role:
+    def _branchable(self, message: Message, role: str, *, starts_reply: bool = True) -> Conversation | None:
+        """The open conversation, if ``message`` (of ``role``) is on its path and the app may act on it now:
+        start a reply (``starts_reply``), or change the path while no reply is being written; else None
+        (``sig_error`` says why)."""
+        conversation = self.conversation
+        if conversation is None or message is None or message.role != role \
+                or not any(m is message for m in conversation.messages):
             self.sig_error.emit(translate("BranchActions", "That message is not in the open conversation any more."))
-            return False
+            return None
         if not starts_reply and self.foreground is not None:
             self.sig_error.emit(translate("BranchActions", "A reply is still being generated; stop it first."))
-            return False
-        return not starts_reply or self._can_generate()
+            return None
+        return conversation if not starts_reply or self._can_generate() else None
 
     def next_tool_step(self, message: Message, settings: GenerationSettings) -> bool:
         """Run the next model step of an agent reply (``message``, the open conversation's last, with its
@@ -150,9 +186,8 @@ class BranchActions:
         self._start(self.conversation.history(), settings, message, live=LiveReply(message, inside=inside))
         return True
 
-    def _reply_to_path(self, settings: GenerationSettings, *, redraw: bool = False) -> bool:
-        """Start the assistant's reply to the open conversation's visible path."""
-        conversation = self.conversation
+    def _reply_to_path(self, conversation: Conversation, settings: GenerationSettings, *, redraw: bool = False) -> bool:
+        """Start the assistant's reply to ``conversation``'s visible path (the open conversation's)."""
         context = self.loaded.context_length if self.loaded is not None else None
         sources = self.grounding(conversation, context) if self.grounding is not None else None
         reply = self.store.add_message(conversation, Message("assistant", "", status="streaming", sources=sources))

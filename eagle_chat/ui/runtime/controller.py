@@ -158,7 +158,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         if not any(m.role == "user" for m in conversation.messages):
             conversation.title = conversation.title_from(text)
         self.store.add_message(conversation, Message("user", text))
-        return self._reply_to_path(settings)
+        return self._reply_to_path(conversation, settings)
 
     def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, draft_free: bool = False,
                       background: bool = False, finish: bool = False) -> int | None:
