@@ -78,7 +78,7 @@ def test_compare_offers_the_speed_demo_pair_and_one_click_shows_the_speed_up(qtb
 
 
 def test_a_comparison_right_after_a_load_warms_up_both_modes_and_alternates_the_order(qtbot, open_window):
-    window = open_window()
+    window = open_window(warm_start=True)
     window.options.max_tokens.setValue(48)
     view = window.open_compare()
     with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
@@ -99,7 +99,7 @@ def test_a_comparison_right_after_a_load_warms_up_both_modes_and_alternates_the_
 
 
 def test_warm_start_runs_both_modes_in_the_background_after_a_load(qtbot, open_window):
-    window = open_window(wait_loaded=False)
+    window = open_window(wait_loaded=False, warm_start=True)
     warm = window.demo.warm_start
     with qtbot.waitSignal(warm.sig_warmed, timeout=REPLY_TIMEOUT_MS):
         wait_ready(qtbot, window)
@@ -115,7 +115,7 @@ def test_a_send_during_the_warm_start_stops_it_and_runs_at_once(qtbot, open_wind
 
     monkeypatch.setattr(warm_start, "WARM_MAX_TOKENS", 32_768)
     paths.settings_file().write_text('{"max_new_tokens": 32768}')  # a warm-up that would take many seconds
-    window = open_window()
+    window = open_window(warm_start=True)
     warm = window.demo.warm_start
     qtbot.waitUntil(warm.is_running, timeout=REPLY_TIMEOUT_MS)
     assert window.send_button.isEnabled() and not window.stop_button.isEnabled()  # it never looks busy

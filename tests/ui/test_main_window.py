@@ -140,7 +140,7 @@ def test_escape_stops_and_shift_enter_adds_a_line(qtbot, open_window):
 
 
 def test_close_mid_reply_then_reopen_on_the_same_home(qtbot, open_window):
-    window = open_window()
+    window = open_window(next_turn_prefill=True)
     window.options.max_tokens.setValue(4000)
     send(qtbot, window, "Say hello.")
     # The reply's own text: the background prefill after "Say hello." streams none (sig_background_started).

@@ -1,0 +1,7 @@
+"""The test kit: what the test modules share, defined once.
+
+- :mod:`tests.helpers.window` — the real main window on the tiny pair (the ``open_window`` factory, with the
+  warm start and the next-turn prefill off unless a test asks for them), sending like a user, menus.
+
+The fixtures are registered for the whole suite by ``tests/conftest.py`` (``pytest_plugins``).
+"""
