@@ -2,6 +2,8 @@
 
 - :mod:`tests.helpers.window` — the real main window on the tiny pair (the ``open_window`` factory, with the
   warm start and the next-turn prefill off unless a test asks for them), sending like a user, menus.
+- :mod:`tests.helpers.language` — a zh_CN ``QTranslator`` built for a test (the ``chinese_translator``
+  fixture).
 
 The fixtures are registered for the whole suite by ``tests/conftest.py`` (``pytest_plugins``).
 """
