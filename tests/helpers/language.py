@@ -92,7 +92,10 @@ def _fill_lupdate_ts(translations: Translations, ts: Path, language: str, source
     for context in tree.getroot().iter("context"):
         name = context.findtext("name")
         for message in context.iter("message"):
-            key = (name, message.findtext("source"), message.findtext("comment") or "")
+            source = message.findtext("source")
+            key = (name, source, message.findtext("comment") or "")
+            if key not in wanted:
+                key = (name, source, "")  # an entry without a disambiguation fills every one of its source
             if key not in wanted:
                 continue
             text = wanted[key]
