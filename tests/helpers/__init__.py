@@ -4,6 +4,8 @@
   warm start and the next-turn prefill off unless a test asks for them), sending like a user, menus.
 - :mod:`tests.helpers.language` — a zh_CN ``QTranslator`` built for a test (the ``chinese_translator``
   fixture).
+- :mod:`tests.helpers.theme` — the application switched to the dark palette and back (``dark_app``, the
+  ``palette`` fixture).
 
 The fixtures are registered for the whole suite by ``tests/conftest.py`` (``pytest_plugins``).
 """
