@@ -6,6 +6,8 @@
   fixture).
 - :mod:`tests.helpers.theme` — the application switched to the dark palette and back (``dark_app``, the
   ``palette`` fixture).
+- :mod:`tests.helpers.polling` — ``wait_until``: poll a condition outside Qt's event loop (servers, child
+  processes) with a bound against a hang.
 
 The fixtures are registered for the whole suite by ``tests/conftest.py`` (``pytest_plugins``).
 """
