@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
@@ -18,6 +19,7 @@ from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
 DEMO_TIMEOUT_MS = 600_000  # the speed-demo build, load, short tune and a comparison on a very busy CPU
 
 
+@pytest.mark.slow
 def test_compare_offers_the_speed_demo_pair_and_one_click_shows_the_speed_up(qtbot, open_window):
     window = open_window()  # a fresh home: the bundled tiny pair at default precision
     window.options.max_tokens.setValue(256)  # long enough runs for the noise of a shared CPU, and not all day
@@ -135,6 +137,7 @@ def _checks(panel):
     return {check.key: check for check in panel.checks()}
 
 
+@pytest.mark.slow
 def test_preflight_checks_fixes_and_starts_the_demo_from_the_keyboard_alone(qtbot, open_window):
     window = open_window()
     window.show()

@@ -3,6 +3,7 @@ than the context goes on (only what fits is sent, the cut is shown), and a long 
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -30,6 +31,7 @@ def test_the_second_turn_sends_the_first_exchange(qtbot, open_window, plain_engi
     assert second.stats.history_dropped == 0
 
 
+@pytest.mark.slow
 def test_sixty_turns_run_to_the_end_sending_only_what_fits_and_marking_the_cut(qtbot, open_window):
     window = open_window()
     max_new = 64

@@ -87,6 +87,7 @@ def test_every_key_control_and_dialog_lies_on_a_small_screen(tmp_path, width, he
     assert not fit["problems"], "\n".join(fit["problems"])
 
 
+@pytest.mark.slow
 def test_a_geometry_saved_on_a_larger_screen_is_restored_only_where_it_fits(tmp_path):
     big = _probe(tmp_path, 1920, 1080)  # closing saves the 1280×800 window of a large monitor
     assert big["window"][3] >= 800 and not big["problems"]
