@@ -16,8 +16,10 @@ import eagle_chat  # noqa: E402,F401 - applies the privacy switches before anyth
 
 # The local model hub (fixtures fake_hub, hub_env, tiny_catalog) for the download / Get models tests, and
 # hold_lock (a second process holding a SQLite lock) for the store tests; a hung test ends the run with every
-# thread's stack (tests.hang_guard, beside pytest-timeout).
-pytest_plugins = ["tests.fake_hub", "tests.locks", "tests.hang_guard"]
+# thread's stack (tests.hang_guard, beside pytest-timeout); the test kit's fixtures (tests/helpers): the window
+# factory open_window, the zh_CN translator, the palette.
+pytest_plugins = ["tests.fake_hub", "tests.locks", "tests.hang_guard",
+                  "tests.helpers.window", "tests.helpers.language", "tests.helpers.theme"]
 
 # EAGLE_CHAT_TINY_MODELS runs the whole suite on another pair of the same layout.
 MODELS_DIR = Path(os.environ.get("EAGLE_CHAT_TINY_MODELS") or Path(__file__).parent / "models")
@@ -113,6 +115,3 @@ def plain_engine(tiny_pair):
     engine = Engine(PipelineSpec(tiny_pair[0], None, device="CPU", precision=F32))
     yield engine
     engine.close()
-
-
-from tests.gui import open_window  # noqa: E402,F401 - the GUI fixture, shared by tests/ui and tests/system

@@ -70,6 +70,8 @@ class FakeHub:
     requests: list[LoggedRequest] = field(default_factory=list)
     bytes_served: dict[str, int] = field(default_factory=dict)
     bodies_sending: int = 0  # file bodies being written now: 0 once the server noticed a cancelled client
+    body_connections: int = 0  # open connections that carried a file body: 0 once every downloader has gone
+    body_ends: list[tuple[str, int, bool]] = field(default_factory=list)  # (file, size, sent whole) per body
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -142,6 +144,14 @@ class FakeHub:
         with self._lock:
             self.bodies_sending += change
 
+    def body_connection(self, change: int) -> None:
+        with self._lock:
+            self.body_connections += change
+
+    def body_ended(self, file: str, size: int, whole: bool) -> None:
+        with self._lock:
+            self.body_ends.append((file, size, whole))
+
     def count_bytes(self, file: str, n: int) -> None:
         with self._lock:
             self.bytes_served[file] = self.bytes_served.get(file, 0) + n
@@ -161,6 +171,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format, *args):  # noqa: A002 - keep test output quiet
         pass
+
+    def finish(self):
+        try:
+            super().finish()
+        finally:
+            if getattr(self, "_carried_body", False):
+                self.hub.body_connection(-1)
 
     def do_HEAD(self):
         self._route(head=True)
@@ -284,6 +301,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _write_body(self, file: str, body: bytes, drop: int | None) -> None:
         sent = 0
         started = time.monotonic()
+        if not getattr(self, "_carried_body", False):
+            self._carried_body = True
+            self.hub.body_connection(+1)
         self.hub.sending(+1)
         try:
             while sent < len(body):
@@ -304,6 +324,7 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
         finally:
+            self.hub.body_ended(file, len(body), sent == len(body))
             self.hub.sending(-1)
 
     def _abort(self) -> None:

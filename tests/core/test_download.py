@@ -17,6 +17,7 @@ from eagle_chat import paths
 from eagle_chat.core.acquisition import pulls, runner, staging, steps
 from eagle_chat.core.models.registry import ModelRegistry
 from tests.fake_hub import TINY_TARGET_REPO
+from tests.helpers.polling import wait_until
 
 BIG_FILE = "openvino_model.bin"
 
@@ -37,14 +38,6 @@ def assert_same_tree(repo_folder: Path, downloaded: Path) -> None:
 def cancel_after(progresses: list, min_bytes: int):
     """A should_cancel callback that fires once the worker reported ``min_bytes`` of the big file."""
     return lambda: any(p.file == BIG_FILE and (p.done or 0) >= min_bytes for p in progresses)
-
-
-def wait_until(condition, timeout: float = 60.0) -> None:
-    """Until ``condition()`` holds (a generous bound against a hang, not a guess at how long it takes)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 @pytest.mark.parametrize("source", ["hf", "modelscope"])

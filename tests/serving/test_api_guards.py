@@ -7,11 +7,11 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import httpx
 import pytest
 
+from tests.helpers.polling import wait_until
 from tests.serving.served import API_KEY, ROOT, serve
 
 MODEL = "tiny-qwen3"
@@ -108,15 +108,15 @@ def test_a_full_queue_answers_429_and_shutdown_answers_what_is_running(tmp_path)
         with httpx.Client(base_url=served.url, headers={"Authorization": f"Bearer {API_KEY}"}, timeout=60) as http:
             running = threading.Thread(target=stream, args=("running", served.url))
             running.start()
-            _wait_for(lambda: http.get(health).json()["running"])
+            wait_until(lambda: http.get(health).json()["running"])
             waiting = threading.Thread(target=stream, args=("waiting", served.url))
             waiting.start()
-            _wait_for(lambda: http.get(health).json()["queued"] == 1)
+            wait_until(lambda: http.get(health).json()["queued"] == 1)
             full = http.post("/chat/completions", json=GOOD)
             error = assert_openai_error(full, 429, "queue_full")
             assert full.headers["retry-after"] == "1" and "queue" in error["message"]
             served.process.send_signal(signal.SIGINT)
-            _wait_for(lambda: "Stopping" in served.log())
+            wait_until(lambda: "Stopping" in served.log())
             try:
                 refused = http.post("/chat/completions", json=GOOD)
                 assert_openai_error(refused, 503, "shutting_down")
@@ -131,13 +131,6 @@ def test_a_full_queue_answers_429_and_shutdown_answers_what_is_running(tmp_path)
         assert status == 200 and lines[-1] == "data: [DONE]", (name, status, lines[-3:])
         final = json.loads(lines[-2].removeprefix("data: "))
         assert final["choices"][0]["finish_reason"] in ("length", "stop"), final
-
-
-def _wait_for(condition, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def test_a_non_loopback_bind_needs_an_api_key(tmp_path):

@@ -9,7 +9,6 @@ import json
 import shutil
 import subprocess
 import threading
-import time
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.helpers.polling import wait_until
 from tests.serving.served import serve
 
 pytestmark = pytest.mark.slow
@@ -152,21 +152,13 @@ def sites():
         allowed.close()
 
 
-def _wait_for(condition, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while not (result := condition()):
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-    return result
-
-
 def test_a_foreign_page_cannot_reach_the_queue_and_an_allowed_one_can(tmp_path):
     with sites() as (foreign, allowed), serve(tmp_path / "home", "--cors-origin", allowed.origin,
                                              api_key=None) as served:
         api = served.url.removesuffix("/v1")
         attempts = visit(foreign, ATTACK_PAGE, api, tmp_path / "foreign")
         assert attempts["beacon"] == "queued by the browser", attempts  # the browser did send all three
-        records = _wait_for(lambda: len(served.records()) >= 3 and served.records())
+        records = wait_until(lambda: len(served.records()) >= 3 and served.records())
         # fetch (text/plain), form post (text/plain), beacon (text/plain), in that order: each refused
         # before its body was read, for its Origin; the engine never saw one
         assert [r.split(" · ")[0].split(" ", 2)[2] for r in records] == [
@@ -177,7 +169,7 @@ def test_a_foreign_page_cannot_reach_the_queue_and_an_allowed_one_can(tmp_path):
 
         control = visit(allowed, ALLOWED_PAGE, api, tmp_path / "allowed")
         assert control == {"json": [200, "length"], "plain": [415, "unsupported_media_type"]}, control
-        lines = _wait_for(lambda: len(served.records()) >= 5 and served.records())
+        lines = wait_until(lambda: len(served.records()) >= 5 and served.records())
         assert " 200 · length · " in lines[3] and "4 tokens" in lines[3], lines  # this one was generated
         assert "/v1/chat/completions 415 · unsupported_media_type" in lines[4], lines
 

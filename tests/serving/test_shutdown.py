@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import httpx
 import pytest
 
+from tests.helpers.polling import wait_until
 from tests.serving.served import serve, stop
 
 pytestmark = pytest.mark.slow
@@ -46,13 +46,13 @@ def test_past_the_deadline_a_cut_reply_says_so_and_a_waiting_one_gets_503(tmp_pa
         health = served.url.removesuffix("/v1") + "/health"
         running = threading.Thread(target=ask, args=(served.url, running_streams, results, "running", streamed))
         running.start()
-        _wait_for(lambda: httpx.get(health).json()["running"])
+        wait_until(lambda: httpx.get(health).json()["running"])
         if running_streams:
             assert streamed.wait(60)  # text is flowing: the reply is well under way
         waiting = threading.Thread(target=ask, args=(served.url, not running_streams, results, "waiting",
                                                      threading.Event()))
         waiting.start()
-        _wait_for(lambda: httpx.get(health).json()["queued"] == 1)
+        wait_until(lambda: httpx.get(health).json()["queued"] == 1)
         assert stop(served, timeout=120) == 0
         running.join(timeout=60)
         waiting.join(timeout=60)
@@ -76,10 +76,3 @@ def test_past_the_deadline_a_cut_reply_says_so_and_a_waiting_one_gets_503(tmp_pa
 
     assert any("200" in r and "cut_by_shutdown" in r for r in records), records
     assert any("503" in r and "shutting_down" in r for r in records), records
-
-
-def _wait_for(condition, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.helpers.polling import wait_until
 from tests.serving.served import serve
 
 pytestmark = pytest.mark.slow
@@ -79,7 +80,7 @@ def test_a_body_fed_a_byte_at_a_time_gets_408_and_one_log_line(slow_served):
     lived, received = hold(slow_served, POST_HEAD + b"{", b" ")
     assert_cut_after(lived, BODY_S)
     assert received.startswith(b"HTTP/1.1 408 ") and b"body did not arrive" in received, received
-    _wait_for(lambda: len(slow_served.records()) > before)
+    wait_until(lambda: len(slow_served.records()) > before)
     assert slow_served.records()[before:] == [slow_served.records()[before]]
     assert slow_served.records()[before].endswith("POST /v1/chat/completions 408 · body_timeout")
     assert "Traceback" not in slow_served.log()
@@ -116,17 +117,10 @@ def test_a_client_hanging_up_mid_body_is_one_log_line_not_a_traceback(slow_serve
     before = len(slow_served.records())
     with socket.create_connection(address(slow_served)) as sock:
         sock.sendall(POST_HEAD + b'{"model": "tiny-qwen3", "messa')  # and hang up
-    _wait_for(lambda: len(slow_served.records()) > before)
+    wait_until(lambda: len(slow_served.records()) > before)
     assert slow_served.records()[before].endswith("POST /v1/chat/completions 499 · disconnected_mid_body")
     log = slow_served.log()
     assert "Traceback" not in log and "ClientDisconnect" not in log, log[-3000:]
-
-
-def _wait_for(condition, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 @pytest.mark.parametrize("flag, value", [("--header-timeout", "0"), ("--body-timeout", "-1"),

@@ -182,7 +182,7 @@ def test_hundred_rapid_send_stop_cycles(qtbot, open_window):
     Stop arrives (the model's end-of-text within the first ~66 ms): allowed for a few, never for most. With
     prefix caching the toy pair answers a growing conversation in a few fast tokens, so up to 15 of the 100
     (seen: 0–8) may end first; a Stop that did nothing would let nearly all of them complete."""
-    window = open_window()
+    window = open_window(next_turn_prefill=True)  # as the app runs: a send may wait behind a prefill
     window.options.max_tokens.setValue(2000)
     finished = []
     window.controller.sig_reply_finished.connect(lambda m, r: finished.append((m, r)))

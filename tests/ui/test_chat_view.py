@@ -51,8 +51,13 @@ def test_colouring_a_reply_is_dropped_when_another_conversation_opens(qtbot):
     view.show_conversation(Conversation(messages=[reply]))
     reply.content, reply.status = "```python\ndef f():\n    pass\n```", "complete"
     view.finish_message(reply)
-    view.show_conversation(Conversation(messages=[Message("user", "other chat", id=9)]))
-    qtbot.wait(50)
+    other = Message("assistant", "", id=10, status="streaming")
+    view.show_conversation(Conversation(messages=[Message("user", "other chat", id=9), other]))
+    # The open conversation's reply is coloured by the pass that would have coloured the first one's: once
+    # its keyword is coloured (and nothing is left to draw), that pass has run.
+    other.content, other.status = "```python\ndef g():\n    pass\n```", "complete"
+    view.finish_message(other)
+    qtbot.waitUntil(lambda: 'color:#008000' in view.toHtml() and not view.loading(), timeout=2000)
     assert "def f" not in view.toPlainText() and "other chat" in view.toPlainText()
 
 

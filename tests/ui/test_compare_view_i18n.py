@@ -4,13 +4,10 @@ by pyside6-lrelease); and the compare view's keys say what they do in Help → K
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTranslator
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QPushButton
 
@@ -45,34 +42,9 @@ CHINESE = {
 }
 
 
-def tool(name: str) -> str:
-    return str(Path(sys.executable).with_name(name))
-
-
 @pytest.fixture
-def chinese(qapp, tmp_path):
-    """Install a zh_CN translator built from the sources for the test, removed afterwards."""
-    ts, qm = tmp_path / "e_zh_CN.ts", tmp_path / "e_zh_CN.qm"
-    subprocess.run([tool("pyside6-lupdate"), *map(str, SOURCES), "-target-language", "zh_CN", "-ts", str(ts)],
-                   check=True, capture_output=True, timeout=120)
-    tree = ET.parse(ts)
-    filled = set()
-    for context in tree.getroot().iter("context"):
-        for message in context.iter("message"):
-            key = (context.findtext("name"), message.findtext("source"))
-            if key in CHINESE:
-                translation = message.find("translation")
-                translation.attrib.pop("type", None)
-                translation.text = CHINESE[key]
-                filled.add(key)
-    assert filled == set(CHINESE), f"lupdate did not see {set(CHINESE) - filled}"
-    tree.write(ts, encoding="utf-8", xml_declaration=True)
-    subprocess.run([tool("pyside6-lrelease"), str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=120)
-    translator = QTranslator()
-    assert translator.load(str(qm))
-    qapp.installTranslator(translator)
-    yield translator
-    qapp.removeTranslator(translator)
+def chinese(chinese_translator):
+    return chinese_translator(CHINESE, sources=SOURCES)
 
 
 def test_the_compare_view_and_the_preflight_panel_show_chinese(qtbot, open_window, chinese):

@@ -1,70 +1,27 @@
 """Core's user errors shown in the window's language, through a real QTranslator and a .qm built here."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
-from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtCore import QCoreApplication
 
 from eagle_chat.core.acquisition.steps import AcquireError
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.models.folders import ModelFolderError, inspect_target
 from eagle_chat.ui.words import i18n
 from eagle_chat.ui.words.core_text import user_error_text
+from tests.helpers.language import build_qm
 
-TS = """<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
-<TS version="2.1" language="{language}">
-<context>
-    <name>core</name>
-    <message>
-        <source>The {{role}} folder {{path}} does not exist.</source>
-        <translation>{{role}} 文件夹 {{path}} 不存在。</translation>
-    </message>
-    <message>
-        <source>Downloading {{repo}} failed: {{detail}}</source>
-        <translation>下载 {{repo}} 失败：{{detail}}</translation>
-    </message>
-    <message>
-        <source>The download was stopped; start it again to resume.</source>
-        <translation>下载已停止；重新开始即可继续。</translation>
-    </message>
-    <message>
-        <source>{{port}} is not a port number (0–65535).</source>
-        <translation>{{prot}} 不是有效的端口号（0–65535）。</translation>
-    </message>
-</context>
-<context>
-    <name>texts</name>
-    <message numerus="yes">
-        <source>%n token(s)</source>
-        <translation>
-            <numerusform>%n token</numerusform>
-            <numerusform>%n tokens</numerusform>
-        </translation>
-    </message>
-</context>
-</TS>
-"""
-
-
-def _qm(tmp_path: Path, name: str, language: str) -> Path:
-    ts = tmp_path / f"{name}.ts"
-    ts.write_text(TS.format(language=language), encoding="utf-8")
-    qm = ts.with_suffix(".qm")
-    lrelease = Path(sys.executable).with_name("pyside6-lrelease")
-    subprocess.run([str(lrelease), str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=60)
-    return qm
+CORE = {  # (context, source) -> translation; a list: the plural's forms
+    ("core", "The {role} folder {path} does not exist."): "{role} 文件夹 {path} 不存在。",
+    ("core", "Downloading {repo} failed: {detail}"): "下载 {repo} 失败：{detail}",
+    ("core", "The download was stopped; start it again to resume."): "下载已停止；重新开始即可继续。",
+    ("core", "{port} is not a port number (0–65535)."): "{prot} 不是有效的端口号（0–65535）。",
+    ("texts", "%n token(s)"): ["%n token", "%n tokens"],
+}
 
 
 @pytest.fixture
-def chinese(qapp, tmp_path):
-    translator = QTranslator()
-    assert translator.load(str(_qm(tmp_path, "core_zh", "zh_CN")))
-    qapp.installTranslator(translator)
-    yield
-    qapp.removeTranslator(translator)
+def chinese(chinese_translator):
+    return chinese_translator(CORE)
 
 
 def test_a_core_error_is_shown_in_chinese_with_its_values(chinese, tmp_path):
@@ -95,7 +52,7 @@ def test_without_a_translation_the_english_sentence_shows(qapp):
 
 
 def test_english_gets_its_plural_forms_from_the_app_translation(qapp, tmp_path, monkeypatch):
-    _qm(tmp_path, "eaglechat_en", "en")
+    build_qm(CORE, tmp_path / "eaglechat_en.qm", language="en")
     monkeypatch.setattr(i18n, "translations_dir", lambda: tmp_path)
     translators = i18n.install_translators(qapp, "en")
     try:

@@ -5,7 +5,6 @@ from the colours actually used)."""
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 from itertools import combinations
 
 import pytest
@@ -21,21 +20,9 @@ from eagle_chat.ui.chat.drafted_text import DraftedPane, tint_colour
 from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.chart_style import MODE_FIELDS
 from eagle_chat.ui.speed.speed_chart import SpeedChart
+from tests.helpers.theme import dark_app
 
 BASE, TEXT, WINDOW = QPalette.ColorRole.Base, QPalette.ColorRole.Text, QPalette.ColorRole.Window
-
-
-@contextmanager
-def dark_app(qapp):
-    """The whole application switched to the dark palette (as View → Theme → Dark does), then back."""
-    light = qapp.palette()
-    qapp.setPalette(theme.dark_palette())
-    qapp.processEvents()
-    try:
-        yield
-    finally:
-        qapp.setPalette(light)
-        qapp.processEvents()
 
 
 def distance(a: QColor, b: QColor) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
@@ -18,6 +19,7 @@ from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready
 DEMO_TIMEOUT_MS = 600_000  # the speed-demo build, load, short tune and a comparison on a very busy CPU
 
 
+@pytest.mark.slow
 def test_compare_offers_the_speed_demo_pair_and_one_click_shows_the_speed_up(qtbot, open_window):
     window = open_window()  # a fresh home: the bundled tiny pair at default precision
     window.options.max_tokens.setValue(256)  # long enough runs for the noise of a shared CPU, and not all day
@@ -78,7 +80,7 @@ def test_compare_offers_the_speed_demo_pair_and_one_click_shows_the_speed_up(qtb
 
 
 def test_a_comparison_right_after_a_load_warms_up_both_modes_and_alternates_the_order(qtbot, open_window):
-    window = open_window()
+    window = open_window(warm_start=True)
     window.options.max_tokens.setValue(48)
     view = window.open_compare()
     with qtbot.waitSignal(window.controller.sig_loaded, timeout=REPLY_TIMEOUT_MS):
@@ -99,7 +101,7 @@ def test_a_comparison_right_after_a_load_warms_up_both_modes_and_alternates_the_
 
 
 def test_warm_start_runs_both_modes_in_the_background_after_a_load(qtbot, open_window):
-    window = open_window(wait_loaded=False)
+    window = open_window(wait_loaded=False, warm_start=True)
     warm = window.demo.warm_start
     with qtbot.waitSignal(warm.sig_warmed, timeout=REPLY_TIMEOUT_MS):
         wait_ready(qtbot, window)
@@ -115,7 +117,7 @@ def test_a_send_during_the_warm_start_stops_it_and_runs_at_once(qtbot, open_wind
 
     monkeypatch.setattr(warm_start, "WARM_MAX_TOKENS", 32_768)
     paths.settings_file().write_text('{"max_new_tokens": 32768}')  # a warm-up that would take many seconds
-    window = open_window()
+    window = open_window(warm_start=True)
     warm = window.demo.warm_start
     qtbot.waitUntil(warm.is_running, timeout=REPLY_TIMEOUT_MS)
     assert window.send_button.isEnabled() and not window.stop_button.isEnabled()  # it never looks busy
@@ -135,6 +137,7 @@ def _checks(panel):
     return {check.key: check for check in panel.checks()}
 
 
+@pytest.mark.slow
 def test_preflight_checks_fixes_and_starts_the_demo_from_the_keyboard_alone(qtbot, open_window):
     window = open_window()
     window.show()

@@ -284,6 +284,7 @@ def walk_chat_links(qtbot, window, drive: Drive) -> None:
 
 
 # --- the test --------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_every_action_button_and_link_runs_without_a_failure(qtbot, qasync_loop, open_window, stubs):
     """With the app's asyncio loop (qasync) running, as app.main runs it: the API server button really
     starts the server (without one it failed once an earlier test had cleared the thread's loop)."""

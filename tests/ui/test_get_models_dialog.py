@@ -13,6 +13,7 @@ from eagle_chat import paths
 from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.settings import load_settings
 from eagle_chat.ui.models.get_models import GetModelsDialog
+from tests.fake_hub import CHUNK
 
 STEP_TIMEOUT_MS = 30_000
 
@@ -65,12 +66,16 @@ def test_progress_moves_and_cancel_leaves_nothing_registered(qtbot, dialog, fake
         qtbot.mouseClick(find(dialog, QPushButton, "cancelDownloadButton"), Qt.MouseButton.LeftButton)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
-    # The server may push a chunk or two into the dead socket before it notices: wait until it has (however
-    # long the machine's load makes that), then nothing more may be served.
-    qtbot.waitUntil(lambda: fake_hub.bodies_sending == 0, timeout=STEP_TIMEOUT_MS)
-    served = dict(fake_hub.bytes_served)
-    qtbot.wait(500)
-    assert fake_hub.bytes_served == served, "the transfer went on after Cancel"
+    requests, ends = len(fake_hub.requests), len(fake_hub.body_ends)
+    # The server may push a chunk or two into the dead socket before it notices. The event: every body in
+    # flight has ended and every connection that carried one has closed (however long the machine's load
+    # makes that), so nothing more can be served over one. None of those bodies was sent whole (a file of
+    # more than one chunk: a single one may have been written before the socket died), and no request came
+    # after the download's process ended.
+    qtbot.waitUntil(lambda: fake_hub.body_connections == 0 and fake_hub.bodies_sending == 0,
+                    timeout=STEP_TIMEOUT_MS)
+    whole = [file for file, size, sent_whole in fake_hub.body_ends[ends:] if sent_whole and size > CHUNK]
+    assert whole == [] and fake_hub.requests[requests:] == [], "the transfer went on after Cancel"
     assert ModelRegistry().pairs() == []
     assert not (paths.models_dir() / "tiny" / "target").exists()
     assert "Stopped" in dialog.status.text() and "Nothing was registered" in dialog.status.text()

@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QLocale
 
 from eagle_chat.ui.words import i18n
@@ -29,6 +30,7 @@ def test_qt_s_own_chinese_translation_loads(qapp):
         QLocale.setDefault(QLocale("en_US"))
 
 
+@pytest.mark.slow
 def test_translation_sources_are_current_complete_and_built():
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "translations.py"), "check"],
                             capture_output=True, text=True, timeout=300)

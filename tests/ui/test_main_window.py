@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from PySide6.QtCharts import QChartView
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -139,8 +140,9 @@ def test_escape_stops_and_shift_enter_adds_a_line(qtbot, open_window):
     assert blocker.args[1].stopped
 
 
+@pytest.mark.slow
 def test_close_mid_reply_then_reopen_on_the_same_home(qtbot, open_window):
-    window = open_window()
+    window = open_window(next_turn_prefill=True)
     window.options.max_tokens.setValue(4000)
     send(qtbot, window, "Say hello.")
     # The reply's own text: the background prefill after "Say hello." streams none (sig_background_started).
@@ -241,6 +243,7 @@ def test_a_broken_model_on_the_command_line_loses_nothing(qtbot, open_window, ti
     assert settings.target_dir == str(tiny_pair[0]) and settings.draft_dir is None
 
 
+@pytest.mark.slow
 def test_imported_pair_is_listed_and_the_app_starts_on_it(qtbot, open_window, tiny_pair, tmp_path, eagle_home):
     import shutil
     import subprocess

@@ -25,7 +25,7 @@ def test_listeners_of_the_reply_broadcasts_hear_only_the_replies_someone_asked_f
     """The warm start and the prefill are no one's reply: a listener of sig_reply_started, sig_reply_text,
     sig_reply_steps or sig_rate_points (the chart, the crash marker's test, the API's series) must not take
     either for the user's reply. They are announced on sig_background_started instead."""
-    window = open_window(wait_loaded=False)
+    window = open_window(wait_loaded=False, warm_start=True, next_turn_prefill=True)
     c = window.controller
     started, background, foreign = [], [], []
     c.sig_reply_started.connect(lambda request_id, *_: started.append(request_id))
@@ -45,7 +45,7 @@ def test_listeners_of_the_reply_broadcasts_hear_only_the_replies_someone_asked_f
 
 
 def test_after_a_reply_the_conversation_is_prefilled_in_the_background(qtbot, open_window):
-    window = open_window()
+    window = open_window(next_turn_prefill=True)
     window.options.max_tokens.setValue(24)
     c = window.controller
     states, series = [], len(window.chart._series)
@@ -65,7 +65,7 @@ def test_after_a_reply_the_conversation_is_prefilled_in_the_background(qtbot, op
 
 
 def test_a_send_during_the_prefill_waits_for_it_and_is_answered(qtbot, open_window):
-    window = open_window()
+    window = open_window(next_turn_prefill=True)
     window.options.max_tokens.setValue(24)
     c = window.controller
     prefills, finished = [], []
@@ -92,7 +92,7 @@ def test_a_send_during_the_prefill_waits_for_it_and_is_answered(qtbot, open_wind
 
 
 def test_a_load_stops_the_prefill(qtbot, open_window):
-    window = open_window()
+    window = open_window(next_turn_prefill=True)
     window.options.max_tokens.setValue(24)
     c = window.controller
     loads, prefills = [], []
@@ -107,7 +107,7 @@ def test_a_load_stops_the_prefill(qtbot, open_window):
 
 
 def test_without_prefix_caching_nothing_is_prefilled(qtbot, open_window):
-    window = open_window()
+    window = open_window(next_turn_prefill=True)
     window.options.max_tokens.setValue(24)
     c = window.controller
     assert window.set_prefix_cache(False)

@@ -103,6 +103,7 @@ def _probe(tmp_path: Path, lang: str, *sizes: tuple[int, int]) -> dict:
     return json.loads(line[len("PRESENTER "):])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en_US.UTF-8", "zh_CN.UTF-8"])
 @pytest.mark.parametrize(("width", "height"), [(1024, 768), (1280, 720), (1920, 1080)])
 def test_the_finished_full_screen_comparison_fits_and_its_verdict_reads_from_afar(tmp_path, width, height, lang):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QTableWidget
@@ -27,6 +28,7 @@ def action(window, name: str) -> QAction:
     return found
 
 
+@pytest.mark.slow
 def test_the_dialog_lists_the_window_s_own_actions_and_follows_them(qtbot, open_window):
     window = open_window()
     dialog = open_shortcuts_dialog(window)
@@ -83,6 +85,7 @@ def test_keys_a_widget_handles_itself_are_listed_when_it_declares_them(qtbot, op
     assert ShortcutRow(native("Alt+Down"), "Open the device list", "Main window") in rows
 
 
+@pytest.mark.slow
 def test_send_and_stop_keys_of_the_message_box_are_listed(qtbot, open_window):
     window = open_window()
     rows = open_shortcuts_dialog(window).rows
@@ -90,6 +93,7 @@ def test_send_and_stop_keys_of_the_message_box_are_listed(qtbot, open_window):
     assert native(Qt.Key.Key_Return) in keys and native(Qt.Key.Key_Escape) in keys
 
 
+@pytest.mark.slow
 def test_f1_works_in_a_shown_window(qtbot, open_window):
     """Once a window is shown its menu bar has an overflow menu that lists the top-level menus too. Walking up
     from a menu through ``menuAction().associatedObjects()`` reached it and made PySide mark an action

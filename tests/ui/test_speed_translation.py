@@ -4,13 +4,7 @@ contexts, disambiguations, tables (QT_TRANSLATE_NOOP) and plurals included."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-from xml.sax.saxutils import escape
-
 import pytest
-from PySide6.QtCore import QTranslator
 from PySide6.QtGui import QAccessible, QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
@@ -34,33 +28,10 @@ MESSAGES = {
 }
 
 
-def ts_text() -> str:
-    out = ['<?xml version="1.0" encoding="utf-8"?>', '<!DOCTYPE TS>', '<TS version="2.1" language="zh_CN">']
-    for context, messages in MESSAGES.items():
-        out.append(f"<context><name>{context}</name>")
-        for source, comment, translation in messages:
-            numerus = ' numerus="yes"' if isinstance(translation, list) else ""
-            body = "".join(f"<numerusform>{escape(t)}</numerusform>" for t in translation) \
-                if isinstance(translation, list) else escape(translation)
-            out.append(f"<message{numerus}><source>{escape(source)}</source>"
-                       + (f"<comment>{escape(comment)}</comment>" if comment else "")
-                       + f"<translation>{body}</translation></message>")
-        out.append("</context>")
-    out.append("</TS>")
-    return "\n".join(out)
-
-
 @pytest.fixture
-def chinese(qapp, tmp_path):
-    ts, qm = tmp_path / "speed_zh_CN.ts", tmp_path / "speed_zh_CN.qm"
-    ts.write_text(ts_text(), encoding="utf-8")
-    lrelease = Path(sys.executable).with_name("pyside6-lrelease")
-    subprocess.run([str(lrelease), str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=120)
-    translator = QTranslator()
-    assert translator.load(str(qm))
-    qapp.installTranslator(translator)
-    yield translator
-    qapp.removeTranslator(translator)
+def chinese(chinese_translator):
+    return chinese_translator({(context, source, comment): translation for context, messages in MESSAGES.items()
+                               for source, comment, translation in messages})
 
 
 def test_the_side_panel_and_the_model_bar_show_chinese(qtbot, chinese):

@@ -6,13 +6,9 @@ translator they are the English ones, byte for byte."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QPushButton
 
 from eagle_chat import paths
@@ -61,44 +57,9 @@ CHINESE = {  # (context, source) -> translation; a list: the plural's forms (Chi
 }
 
 
-def tool(name: str) -> str:
-    return str(Path(sys.executable).with_name(name))
-
-
 @pytest.fixture
-def chinese(qapp, tmp_path):
-    """Install a zh_CN translator built from texts.py and demo_texts.py for the test, removed afterwards."""
-    ts, qm = tmp_path / "texts_zh_CN.ts", tmp_path / "texts_zh_CN.qm"
-    subprocess.run([tool("pyside6-lupdate"), *map(str, SOURCES), "-target-language", "zh_CN", "-ts", str(ts)],
-                   check=True, capture_output=True, timeout=120)
-    tree = ET.parse(ts)
-    filled = set()
-    for context in tree.getroot().iter("context"):
-        for message in context.iter("message"):
-            key = (context.findtext("name"), message.findtext("source"))
-            if key not in CHINESE:
-                continue
-            wanted = CHINESE[key]
-            # a %n sentence lupdate did not see as a plural gets no forms for languages that need several
-            assert (message.get("numerus") == "yes") == isinstance(wanted, list), f"plural or not: {key}"
-            translation = message.find("translation")
-            translation.attrib.pop("type", None)
-            if isinstance(wanted, list):
-                for form in list(translation):
-                    translation.remove(form)
-                for text in wanted:
-                    ET.SubElement(translation, "numerusform").text = text
-            else:
-                translation.text = wanted
-            filled.add(key)
-    assert filled == set(CHINESE), f"lupdate did not see {set(CHINESE) - filled}"
-    tree.write(ts, encoding="utf-8", xml_declaration=True)
-    subprocess.run([tool("pyside6-lrelease"), str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=120)
-    translator = QTranslator()
-    assert translator.load(str(qm))
-    qapp.installTranslator(translator)
-    yield translator
-    qapp.removeTranslator(translator)
+def chinese(chinese_translator):
+    return chinese_translator(CHINESE, sources=SOURCES)
 
 
 def _stats() -> GenerationStats:

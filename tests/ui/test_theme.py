@@ -4,6 +4,7 @@ import pytest
 from PySide6.QtGui import QColor, QPalette
 
 from eagle_chat.ui.widgets import theme
+from tests.helpers.theme import dark_app
 
 
 def test_contrast_ratio_matches_wcag_reference_values():
@@ -45,13 +46,8 @@ def test_notice_follows_a_dark_palette_and_stays_readable(qtbot, qapp):
     qtbot.addWidget(bar)
     bar.show_text("The draft folder has no openvino_model.xml", error=False)
     assert bar.colours() == (theme.LIGHT.notice_text, theme.LIGHT.notice_background)
-    light = qapp.palette()
-    qapp.setPalette(theme.dark_palette())
-    qapp.processEvents()
-    try:
+    with dark_app(qapp):
         _check_dark_notice(bar)
-    finally:
-        qapp.setPalette(light)
 
 
 def _check_dark_notice(bar):

@@ -3,11 +3,13 @@ off (the chat used to show nothing and say nothing)."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from tests.gui import send
 
 
+@pytest.mark.slow
 def test_a_model_that_answers_without_thinking_is_named_and_thinking_can_be_switched_off(qtbot, open_window):
     window = open_window()
     assert window.options.thinking.isEnabled()  # the tiny pair's template accepts enable_thinking

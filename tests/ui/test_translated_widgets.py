@@ -4,13 +4,10 @@ contexts are the ones lupdate sees), a few entries filled in, compiled by pyside
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFormLayout, QLabel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,42 +37,9 @@ CHINESE = {
 }
 
 
-def tool(name: str) -> str:
-    return str(Path(sys.executable).with_name(name))
-
-
 @pytest.fixture
-def chinese(qapp, tmp_path):
-    """Install a zh_CN translator built from the sources for the test, removed afterwards."""
-    ts, qm = tmp_path / "test_zh_CN.ts", tmp_path / "test_zh_CN.qm"
-    subprocess.run([tool("pyside6-lupdate"), *map(str, SOURCES), "-target-language", "zh_CN", "-ts", str(ts)],
-                   check=True, capture_output=True, timeout=120)
-    tree = ET.parse(ts)
-    filled = set()
-    for context in tree.getroot().iter("context"):
-        name = context.findtext("name")
-        for message in context.iter("message"):
-            key = (name, message.findtext("source"))
-            if key not in CHINESE:
-                continue
-            translation = message.find("translation")
-            translation.attrib.pop("type", None)
-            if message.get("numerus") == "yes":
-                for form in list(translation):
-                    translation.remove(form)
-                for text in CHINESE[key]:
-                    ET.SubElement(translation, "numerusform").text = text
-            else:
-                translation.text = CHINESE[key]
-            filled.add(key)
-    assert filled == set(CHINESE), f"lupdate did not see {set(CHINESE) - filled}"
-    tree.write(ts, encoding="utf-8", xml_declaration=True)
-    subprocess.run([tool("pyside6-lrelease"), str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=120)
-    translator = QTranslator()
-    assert translator.load(str(qm))
-    qapp.installTranslator(translator)
-    yield translator
-    qapp.removeTranslator(translator)
+def chinese(chinese_translator):
+    return chinese_translator(CHINESE, sources=SOURCES)
 
 
 def test_get_models_dialog_shows_chinese(qtbot, chinese):

@@ -56,28 +56,9 @@ CHINESE = {
 
 
 @pytest.fixture
-def chinese(qapp, tmp_path):
-    """A zh_CN QTranslator built here with pyside6-lrelease (as tools/translations.py builds the shipped one)."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    from xml.sax.saxutils import escape
-
-    from PySide6.QtCore import QTranslator
-
-    body = "".join(f"<context><name>{context}</name>" + "".join(
-        f"<message><source>{escape(s)}</source><translation>{escape(t)}</translation></message>" for s, t in pairs)
-        + "</context>" for context, pairs in CHINESE.items())
-    ts, qm = tmp_path / "window_zh_CN.ts", tmp_path / "window_zh_CN.qm"
-    ts.write_text(f'<?xml version="1.0" encoding="utf-8"?><!DOCTYPE TS><TS version="2.1" language="zh_CN">{body}</TS>',
-                  encoding="utf-8")
-    lrelease = Path(sys.executable).with_name("pyside6-lrelease")
-    subprocess.run([str(lrelease), str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=120)
-    translator = QTranslator()
-    assert translator.load(str(qm))
-    qapp.installTranslator(translator)
-    yield translator
-    qapp.removeTranslator(translator)
+def chinese(chinese_translator):
+    return chinese_translator({(context, source): translation for context, pairs in CHINESE.items()
+                               for source, translation in pairs})
 
 
 def test_the_status_bar_and_a_failed_reply_speak_chinese_while_the_api_hears_english(qtbot, open_window, chinese):

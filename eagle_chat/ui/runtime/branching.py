@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
     from eagle_chat.core.generation.loaded import LoadedPipeline
     from eagle_chat.core.storage.store import ConversationStore
-    from eagle_chat.ui.runtime.replies import ReplyInFlight
 
 
 class LiveReply:
@@ -73,7 +72,7 @@ class BranchActions:
         sig_conversations_changed: SignalInstance
 
         @property
-        def foreground(self) -> ReplyInFlight | None: ...
+        def foreground(self) -> object | None: ...  # the reply in flight (runtime.replies: it imports this module)
         def open_conversation(self, conversation_id: int) -> None: ...
         def _can_generate(self) -> bool: ...
         def _start(self, prompt, settings: GenerationSettings, message: Message | None, *,
