@@ -35,7 +35,7 @@ def test_every_user_error_in_core_and_commands_has_a_literal_template_and_named_
 
 def test_the_scanner_knows_subclasses_defined_anywhere_in_the_package():
     classes = user_errors.user_error_classes()
-    for name in ("eagle_chat.core.acquisition.steps.Cancelled",  # UserError -> AcquireError -> Cancelled
+    for name in ("eagle_chat.core.acquisition.pull_steps.Cancelled",  # UserError -> AcquireError -> Cancelled
                  "eagle_chat.core.generation.engine.SamplingWithDraftError",
                  "eagle_chat.core.acquisition.download_files.WorkerError",
                  "eagle_chat.core.serving.server.ServerError"):
@@ -108,7 +108,7 @@ def test_a_worker_s_user_error_reaches_the_parent_as_template_and_values(tmp_pat
 
     from eagle_chat.core.acquisition.download_files import WorkerError
     from eagle_chat.core.acquisition.protocol import error_fields
-    from eagle_chat.core.acquisition.steps import Step
+    from eagle_chat.core.acquisition.pull_steps import Step
     from eagle_chat.core.errors import UserError
 
     error = WorkerError("The hub lists {path} of {repo} with two different sizes ({size:,} and {other_size:,}); "

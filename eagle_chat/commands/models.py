@@ -156,7 +156,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_pull(args: argparse.Namespace) -> int:
-    from eagle_chat.core.acquisition import pulls, runner, steps
+    from eagle_chat.core.acquisition import pulls, runner, pull_steps
     from eagle_chat.settings import load_settings
 
     settings, _ = load_settings(paths.settings_file())
@@ -171,7 +171,7 @@ def cmd_pull(args: argparse.Namespace) -> int:
     printer = ProgressPrinter(sys.stderr)
     try:
         pair = runner.run_plan(plan, printer)
-    except steps.Cancelled as error:
+    except pull_steps.Cancelled as error:
         printer.end()
         print(f"eagle-chat models pull: {error}", file=sys.stderr)
         return EXIT_CANCELLED
@@ -185,7 +185,7 @@ def cmd_pull(args: argparse.Namespace) -> int:
         print(f"{pair.name} is ready in {pair.model_dir}. Use it with `eagle-chat docs "
               f"{'add PATH' if pair.kind == 'embedding' else 'search QUERY'} {option} {pair.name}`.")
         return 0
-    checks = [s.result for s in plan.steps if isinstance(s, steps.VerifyStep) and s.result]
+    checks = [s.result for s in plan.steps if isinstance(s, pull_steps.VerifyStep) and s.result]
     for result in checks:
         rate = result.get("acceptance")
         share = f" ({rate:.0%} of the drafted tokens)" if rate is not None else ""

@@ -1765,6 +1765,14 @@ Data folder: {folder}</source>
         <translation>已停止</translation>
     </message>
     <message>
+        <source>This step: {tokens} tokens, {rate:.0f} tok/s, first token {ttft:.0f} ms</source>
+        <translation>本步：{tokens} 个 token，{rate:.0f} tok/s，首个 token {ttft:.0f} ms</translation>
+    </message>
+    <message>
+        <source>next step {ms:.0f} ms after the result</source>
+        <translation>结果返回后 {ms:.0f} ms 开始下一步</translation>
+    </message>
+    <message>
         <source>Tool {tool}</source>
         <translation>工具 {tool}</translation>
     </message>

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.measure import preflight as pf
 from eagle_chat.core.measure.compare import Comparison, ComparisonRun, plan_runs
-from eagle_chat.core.measure.outlook import outlook, remember_speedup, speedup_key
+from eagle_chat.core.measure.speedup_outlook import outlook, remember_speedup, speedup_key
 
 
 def test_plan_warms_up_both_modes_first_then_alternates_which_goes_first():

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from eagle_chat import paths
-from eagle_chat.core.acquisition import pulls, runner, staging, steps
+from eagle_chat.core.acquisition import pulls, runner, staging, pull_steps
 from eagle_chat.core.models.registry import ModelRegistry
 from tests.fake_hub import TINY_TARGET_REPO
 from tests.helpers.polling import wait_until
@@ -22,9 +22,9 @@ from tests.helpers.polling import wait_until
 BIG_FILE = "openvino_model.bin"
 
 
-def download_step(hub, source: str, tmp_path: Path) -> steps.DownloadStep:
+def download_step(hub, source: str, tmp_path: Path) -> pull_steps.DownloadStep:
     revision = "main" if source == "hf" else "master"
-    return steps.DownloadStep(source, TINY_TARGET_REPO, revision, tmp_path / "staging", tmp_path / "final",
+    return pull_steps.DownloadStep(source, TINY_TARGET_REPO, revision, tmp_path / "staging", tmp_path / "final",
                                 endpoint=hub.url)
 
 
@@ -43,7 +43,7 @@ def cancel_after(progresses: list, min_bytes: int):
 @pytest.mark.parametrize("source", ["hf", "modelscope"])
 def test_full_download_matches_the_hub_and_is_verified(fake_hub, tmp_path, source):
     step = download_step(fake_hub, source, tmp_path)
-    progresses: list[steps.Progress] = []
+    progresses: list[pull_steps.Progress] = []
     runner.run_step(step, progresses.append)
 
     repo = fake_hub.repos[TINY_TARGET_REPO]
@@ -79,8 +79,8 @@ def test_dropped_connection_mid_file_resumes_with_range(fake_hub, tmp_path, sour
 def test_killed_transfer_resumes_in_the_next_run(fake_hub, tmp_path, source):
     size = fake_hub.repos[TINY_TARGET_REPO].files[BIG_FILE].size
     fake_hub.throttle_bps = 400_000
-    progresses: list[steps.Progress] = []
-    with pytest.raises(steps.Cancelled, match="resume"):
+    progresses: list[pull_steps.Progress] = []
+    with pytest.raises(pull_steps.Cancelled, match="resume"):
         runner.run_step(download_step(fake_hub, source, tmp_path), progresses.append,
                          cancel_after(progresses, 300_000))
     assert not (tmp_path / "final").exists()
@@ -101,9 +101,9 @@ def test_killed_transfer_resumes_in_the_next_run(fake_hub, tmp_path, source):
 def test_cancel_stops_the_transfer_and_registers_nothing(fake_hub, tiny_catalog, source):
     fake_hub.throttle_bps = 300_000
     plan = pulls.plan_pull("tiny", source=source, endpoint=fake_hub.url, catalog=tiny_catalog)
-    progresses: list[steps.Progress] = []
+    progresses: list[pull_steps.Progress] = []
     started = time.monotonic()
-    with pytest.raises(steps.Cancelled):
+    with pytest.raises(pull_steps.Cancelled):
         runner.run_plan(plan, progresses.append, cancel_after(progresses, 200_000))
     assert time.monotonic() - started < 15
     # The server may push a chunk or two into the dead socket before it notices: wait until it has (however
@@ -120,7 +120,7 @@ def test_cancel_stops_the_transfer_and_registers_nothing(fake_hub, tiny_catalog,
 def test_corrupted_file_is_detected_deleted_and_not_registered(fake_hub, tiny_catalog, source):
     fake_hub.corrupt[BIG_FILE] = 1234
     plan = pulls.plan_pull("tiny", source=source, endpoint=fake_hub.url, catalog=tiny_catalog)
-    with pytest.raises(steps.AcquireError, match="damaged"):
+    with pytest.raises(pull_steps.AcquireError, match="damaged"):
         runner.run_plan(plan)
     assert ModelRegistry().pairs() == []
     assert not plan.target_dir.exists()
@@ -133,9 +133,9 @@ def test_corrupted_file_is_detected_deleted_and_not_registered(fake_hub, tiny_ca
 
 
 def test_unknown_repository_says_so(fake_hub, tmp_path):
-    step = steps.DownloadStep("hf", "test/no-such-model", "main", tmp_path / "s", tmp_path / "f",
+    step = pull_steps.DownloadStep("hf", "test/no-such-model", "main", tmp_path / "s", tmp_path / "f",
                                 endpoint=fake_hub.url)
-    with pytest.raises(steps.AcquireError, match="was not found"):
+    with pytest.raises(pull_steps.AcquireError, match="was not found"):
         runner.run_step(step)
 
 

@@ -126,11 +126,11 @@ def test_a_draft_that_is_no_llama_head_is_refused(tmp_path):
 def test_llama_style_head_export_gives_an_eagle3_ir(tmp_path):
     """The real export (optimum-cli, via the ExportStep the pull uses) of a head whose config says
     LlamaForCausalLM: the IR must carry rt_info eagle3_mode, or GenAI would not use it as a draft."""
-    from eagle_chat.core.acquisition import runner, steps
+    from eagle_chat.core.acquisition import runner, pull_steps
     from eagle_chat.core.models.catalog import ExportOptions
 
     head = _plain_llama_head(tmp_path)
-    step = steps.ExportStep(head, tmp_path / "export", tmp_path / "draft", paths.tiny_target_dir(),
+    step = pull_steps.ExportStep(head, tmp_path / "export", tmp_path / "draft", paths.tiny_target_dir(),
                             ExportOptions(weight_format="fp16"))
     runner.run_step(step)
     assert step.export_dir != head, "exported from the patched copy"

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from eagle_chat import paths
-from eagle_chat.core.acquisition import draft_export, pulls, steps
+from eagle_chat.core.acquisition import draft_export, pulls, pull_steps
 from eagle_chat.core.models import folders
 from eagle_chat.core.models.registry import ModelRegistry
 from tests.fake_hub import OPENVINO_TOKENIZER_FILES, TINY_HEAD_REPO, TINY_IR_DRAFT_REPO
@@ -76,12 +76,12 @@ def test_the_blocker_really_makes_torch_unimportable(no_heavy_env):
 def test_an_ir_draft_plan_has_no_export_step_and_needs_no_export_tools(tiny_ir_catalog, monkeypatch):
     monkeypatch.setattr(sys, "frozen", True, raising=False)  # as in the bundle: no export possible
     plan = pulls.plan_pull("tiny-ir", catalog=tiny_ir_catalog)
-    assert [type(s) for s in plan.steps] == [steps.DownloadStep, steps.IrDraftDownloadStep, steps.VerifyStep]
+    assert [type(s) for s in plan.steps] == [pull_steps.DownloadStep, pull_steps.IrDraftDownloadStep, pull_steps.VerifyStep]
     assert plan.steps[1].repo == TINY_IR_DRAFT_REPO and plan.steps[1].final_dir == plan.draft_dir
     assert pulls.export_problem(tiny_ir_catalog.get("tiny-ir")) is None
     problem = pulls.export_problem(tiny_ir_catalog.get("tiny"))
     assert problem and "cannot export EAGLE-3 drafts" in problem
-    with pytest.raises(steps.ExportToolsMissing, match="cannot export EAGLE-3 drafts"):
+    with pytest.raises(pull_steps.ExportToolsMissing, match="cannot export EAGLE-3 drafts"):
         pulls.plan_pull("tiny", catalog=tiny_ir_catalog)
 
 
@@ -136,7 +136,7 @@ def test_an_ir_repo_that_is_not_an_eagle3_draft_is_refused_before_it_moves_into_
     target = fake_hub.repos["test/tiny-qwen3"].folder
     fake_hub.add_repo(TINY_IR_DRAFT_REPO, target)  # a plain model where the draft should be
     plan = pulls.plan_pull("tiny-ir", catalog=tiny_ir_catalog, endpoint=fake_hub.url)
-    with pytest.raises(steps.AcquireError, match="does not hold a usable OpenVINO EAGLE-3 draft.*not an EAGLE-3"):
+    with pytest.raises(pull_steps.AcquireError, match="does not hold a usable OpenVINO EAGLE-3 draft.*not an EAGLE-3"):
         runner.run_plan(plan)
     assert not plan.draft_dir.exists() and ModelRegistry().pairs() == []
 

@@ -179,9 +179,10 @@ def test_npu_prompt_limit_and_assistant_tokens():
 def test_hundred_rapid_send_stop_cycles(qtbot, open_window):
     """Every cycle must really stop: a Stop that did nothing would let each reply run to its 2,000 tokens
     (or to the end of its text) and finish "complete". A reply may still end on its own just before the
-    Stop arrives (the model's end-of-text within the first ~66 ms): allowed for a few, never for most. With
-    prefix caching the toy pair answers a growing conversation in a few fast tokens, so up to 15 of the 100
-    (seen: 0–8) may end first; a Stop that did nothing would let nearly all of them complete."""
+    Stop arrives (the model's end-of-text within the first ~66 ms): allowed for some, never for most. With
+    prefix caching the toy pair answers a growing conversation in a few fast tokens, so up to 35 of the 100
+    may end first (seen: 0–8 on a loaded machine, 15–20 on an idle one, always among the cycles that wait for
+    the first text); a Stop that did nothing lets nearly all of them complete."""
     window = open_window(next_turn_prefill=True)  # as the app runs: a send may wait behind a prefill
     window.options.max_tokens.setValue(2000)
     finished = []
@@ -207,7 +208,7 @@ def test_hundred_rapid_send_stop_cycles(qtbot, open_window):
             assert message.status == "stopped" and result.stopped, (i, message.status)
             assert 0 < result.stats.generated_tokens < 400, (i, result.stats.generated_tokens)
             assert message.content == result.text
-    assert ended_on_their_own <= 15, ended_on_their_own
+    assert ended_on_their_own <= 35, ended_on_their_own
     assert sum(1 for i, (_, r) in enumerate(finished) if i % 2 and r is not None) == 50  # mid-stream stops
     assert len(window.controller.conversation.messages) == 200
     assert window.controller.state == "ready"

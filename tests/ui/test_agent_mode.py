@@ -53,6 +53,9 @@ def test_required_mode_asks_runs_the_allowed_call_and_the_next_step_reads_its_re
     assert call["status"] == "done" and call["server"] == "local" and call["tool"] in ("add", "weather")
     assert call["result"] and not call["is_error"]
     assert step["figures"]["tokens"] > 0 and 0 < step["next_from_result_ms"] < 10_000
+    shown = (f"This step: {step['figures']['tokens']} tokens, {step['figures']['tokens_per_s']:.0f} tok/s, first token "
+             f"{step['figures']['ttft_ms']:.0f} ms · next step {step['next_from_result_ms']:.0f} ms after the result")
+    qtbot.waitUntil(lambda: shown in window.chat.toPlainText(), timeout=5_000)  # each step's own figures
     print(f"\ntool-call step: {step['figures']}; answer step: {reply.stats.generated_tokens} tokens, "
           f"{reply.stats.tokens_per_s:.0f} tok/s; tool result -> next step's first token: "
           f"{step['next_from_result_ms']} ms")

@@ -3,7 +3,7 @@
 import pytest
 from PySide6.QtCore import QCoreApplication
 
-from eagle_chat.core.acquisition.steps import AcquireError
+from eagle_chat.core.acquisition.pull_steps import AcquireError
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.models.folders import ModelFolderError, inspect_target
 from eagle_chat.ui.words import i18n

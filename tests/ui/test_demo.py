@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QPushButton
 
 from eagle_chat import paths
 from eagle_chat.core.measure.compare import NOISE_FLOOR
-from eagle_chat.core.measure.outlook import SHOWABLE_SPEEDUP, speedup_key
+from eagle_chat.core.measure.speedup_outlook import SHOWABLE_SPEEDUP, speedup_key
 from eagle_chat.core.measure.tuning import tune_key
 from eagle_chat.settings import load_settings
 from tests.gui import REPLY_TIMEOUT_MS, send, wait_ready

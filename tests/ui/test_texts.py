@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from eagle_chat.core.acquisition.steps import Progress
+from eagle_chat.core.acquisition.pull_steps import Progress
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.measure.compare import Comparison
 from eagle_chat.core.models.choice import ModelChoice

@@ -40,7 +40,7 @@ from eagle_chat.core.acquisition.draft_export import (
     export_tools_error,
     export_tools_problem,
 )
-from eagle_chat.core.acquisition.steps import (
+from eagle_chat.core.acquisition.pull_steps import (
     AcquireError,
     DocumentModelCheckStep,
     DownloadStep,

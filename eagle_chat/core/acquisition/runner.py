@@ -13,7 +13,7 @@ from eagle_chat.core.acquisition.child_process import (
     terminate_process_tree,
 )
 from eagle_chat.core.acquisition.pulls import PullPlan
-from eagle_chat.core.acquisition.steps import Cancelled, Progress, Step
+from eagle_chat.core.acquisition.pull_steps import Cancelled, Progress, Step
 from eagle_chat.core.models.registry import ModelPair
 
 

@@ -271,7 +271,7 @@ def check_warm(expected: tuple[str, ...], warmed: tuple[str, ...], loaded: bool)
 
 
 def check_speedup(kind: str, speedup: float | None, precision: str, is_speed_demo: bool) -> Check:
-    """From an :class:`~eagle_chat.core.measure.outlook.Outlook`'s kind and figure."""
+    """From an :class:`~eagle_chat.core.measure.speedup_outlook.Outlook`'s kind and figure."""
     facts = {"kind": kind, "speedup": speedup, "precision": precision, "is_speed_demo": is_speed_demo}
     if kind == "measured-ok":
         return Check("speedup", "ok", facts)

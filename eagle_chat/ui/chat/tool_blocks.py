@@ -25,6 +25,18 @@ def status_text(status: str) -> str:
             "denied": translate("ToolBlocks", "denied"), "stopped": translate("ToolBlocks", "stopped")}.get(status, status)
 
 
+def step_figures(step: dict) -> str:
+    """A model step's own figures, under its calls: tokens, speed, first token, and how soon the next step
+    began after the last result (the agent's turnaround, where the next-turn prefill pays)."""
+    f = step.get("figures") or {}
+    text = translate("ToolBlocks", "This step: {tokens} tokens, {rate:.0f} tok/s, first token {ttft:.0f} ms").format(
+        tokens=f.get("tokens", 0), rate=f.get("tokens_per_s", 0.0), ttft=f.get("ttft_ms", 0.0))
+    if step.get("next_from_result_ms") is not None:
+        text += " · " + translate("ToolBlocks", "next step {ms:.0f} ms after the result").format(
+            ms=step["next_from_result_ms"])
+    return text
+
+
 class ToolBlocks:
     """Which call blocks are expanded (by call id), and their HTML."""
 
@@ -44,8 +56,11 @@ class ToolBlocks:
                 parts.append(f"<p>{html.escape(step['content']).replace(chr(10), '<br>')}</p>")
             for call in step.get("calls", []):
                 parts.append(self._call_html(message, call, colour))
+            notes = [step_figures(step)] if step.get("figures") else []
             if (step.get("figures") or {}).get("drafting_off_by_grammar"):  # tool use "Required" on a d2t draft
-                parts.append(f'<p style="color:{colour};">{html.escape(grammar_texts.figures_note())}</p>')
+                notes.append(grammar_texts.figures_note())
+            if notes:
+                parts.append(f'<p style="color:{colour};">{html.escape(" · ".join(notes))}</p>')
         return "".join(parts)
 
     def _call_html(self, message: Message, call: dict, colour: str) -> str:

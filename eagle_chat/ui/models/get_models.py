@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from eagle_chat import paths
-from eagle_chat.core.acquisition import pulls, staging, steps
+from eagle_chat.core.acquisition import pulls, staging, pull_steps
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.models.catalog import (
     SOURCE_LABELS,
@@ -288,7 +288,7 @@ class GetModelsDialog(QDialog):
         self.endpoint_edit.setPlaceholderText(DEFAULT_ENDPOINTS.get(source, ""))
 
     @Slot(object)
-    def _on_progress(self, progress: steps.Progress) -> None:
+    def _on_progress(self, progress: pull_steps.Progress) -> None:
         self.status.setText(progress.step)
         fraction = progress.fraction
         if fraction is None:

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Signal
 
 from eagle_chat.core.measure.bench import BenchReport
 from eagle_chat.core.measure.compare import MIN_COUNTED_RUNS
-from eagle_chat.core.measure.outlook import Outlook, outlook, remember_speedup
+from eagle_chat.core.measure.speedup_outlook import Outlook, outlook, remember_speedup
 from eagle_chat.core.models import speed_demo
 from eagle_chat.ui.words import demo_texts, texts
 from eagle_chat.ui.speed.quick_tune import QuickTune

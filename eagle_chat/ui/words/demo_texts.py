@@ -1,6 +1,6 @@
 """The sentences of demo preparation: the pre-flight lines, the speed-up outlook, the one-click flow.
 
-Built from the facts :mod:`eagle_chat.core.measure.preflight` and :mod:`~eagle_chat.core.measure.outlook`
+Built from the facts :mod:`eagle_chat.core.measure.preflight` and :mod:`~eagle_chat.core.measure.speedup_outlook`
 return, in one place (like :mod:`eagle_chat.ui.words.texts`), so they can be translated without touching the core:
 every sentence goes through Qt's translation in the context "demo_texts" (named ``.format`` fields with the
 number format inside them, ``%n`` plurals); without a translator the English is the source itself.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from eagle_chat.core.acquisition.staging import format_bytes
-from eagle_chat.core.measure.outlook import SHOWABLE_SPEEDUP, Outlook
+from eagle_chat.core.measure.speedup_outlook import SHOWABLE_SPEEDUP, Outlook
 from eagle_chat.core.measure.preflight import Check
 from eagle_chat.ui.words.i18n import Context, translate
 

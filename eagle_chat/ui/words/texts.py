@@ -15,7 +15,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from eagle_chat.core.acquisition.staging import format_bytes
-from eagle_chat.core.acquisition.steps import Progress
+from eagle_chat.core.acquisition.pull_steps import Progress
 from eagle_chat.core.generation import outlook
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.generation.npu_drafting import DraftTree
