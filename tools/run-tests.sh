@@ -18,4 +18,5 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 export QT_QPA_PLATFORM=offscreen
-exec .venv/bin/python -m pytest -q "$@"
+# Two worker processes (EAGLE_CHAT_TEST_WORKERS=0 runs in this one, e.g. to debug with -s or pdb).
+exec .venv/bin/python -m pytest -q -n "${EAGLE_CHAT_TEST_WORKERS:-2}" "$@"

@@ -19,8 +19,9 @@ AFTER = "grammar: drafting off (reduced-vocabulary draft)"
 
 
 def under_the_tool_block(window) -> bool:
-    """The note is the line under the call's block ("▸ Tool weather · …"), not only in the reply's footer."""
-    return re.search(r"▸ Tool \w+ · [^\n]*\n" + re.escape(AFTER), window.chat.toPlainText()) is not None
+    """The note is on the line under the call's block ("▸ Tool weather · …", then the step's figures and the
+    note), not only in the reply's footer."""
+    return re.search(r"▸ Tool \w+ · [^\n]*\nThis step: [^\n]*" + re.escape(AFTER), window.chat.toPlainText()) is not None
 
 
 def choose_mode(window, mode: str) -> None:
