@@ -74,7 +74,7 @@ def test_the_engine_gives_genai_the_blocks_for_target_and_draft(tiny_pair, monke
         for model in ("target", "draft"):
             config = sent[model]["scheduler_config"]
             assert (config.num_kv_blocks, config.cache_size, config.enable_prefix_caching) == (blocks, 0, True)
-            assert sent[model]["CPU_RUNTIME_CACHE_CAPACITY"] == 100
+            assert sent[model]["CPU_RUNTIME_CACHE_CAPACITY"] == 50
         assert engine.generate("Hello there", GenerationSettings(max_new_tokens=4)).stats.generated_tokens > 0
     finally:
         engine.close()

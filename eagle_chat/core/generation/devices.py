@@ -6,6 +6,7 @@ and on CPU/GPU splitting them only adds transfers. So one device string and one 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -20,7 +21,18 @@ NPU_MAX_ASSISTANT_TOKENS = 7  # the default compile-time limit of draft tokens p
 # distinct histories that cache grew the server by ~1.2 MB a request (tiny pair, GenAI alone: +439 MB over
 # 180 requests at the default, +229 MB at 100 or 0, no measurable speed difference; docs/context.md). 100
 # still holds the shapes a reply repeats (one decode token, a verification window, the draft's steps).
-CPU_RUNTIME_CACHE_CAPACITY = 100
+# With oneDNN's own primitive cache (ONEDNN_PRIMITIVE_CACHE_CAPACITY, 1,024 by default) the two kept the engine
+# host growing +128 MB over 200 distinct 20 kB histories. 50 and 64 (set by the host, before the plugin
+# loads): GenAI alone +37 MB over 180 requests (default 1,024 / 5,000: +166 MB), decode on the tiny pair
+# 3,221–3,235 tok/s against 3,193–3,263 (0 and 0 cut memory to +36 MB but decode to 559–621 tok/s).
+CPU_RUNTIME_CACHE_CAPACITY = 50
+ONEDNN_PRIMITIVE_CACHE_CAPACITY = 64
+
+
+def limit_cpu_caches() -> None:
+    """Cap oneDNN's primitive cache for this process (an environment variable the CPU plugin reads when it
+    first builds a primitive; a value the user set wins)."""
+    os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", str(ONEDNN_PRIMITIVE_CACHE_CAPACITY))
 
 
 class DeviceError(UserError):

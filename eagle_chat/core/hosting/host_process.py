@@ -17,6 +17,7 @@ import threading
 import time
 
 from eagle_chat.core.errors import UserError
+from eagle_chat.core.generation import devices
 from eagle_chat.core.generation.chunk_batcher import ChunkBatcher
 from eagle_chat.core.generation.failure_kinds import FAULT, REFUSED, UNAVAILABLE
 from eagle_chat.core.hosting.protocol import ErrorInfo, error_info
@@ -27,6 +28,7 @@ log = logging.getLogger("eagle_chat.engine_host")
 def run(conn, stop_conn, log_path: str) -> None:
     """The host's main: ``conn`` the pipe to the app, ``stop_conn`` the one-way pipe Stop comes down."""
     _log_to(log_path)
+    devices.limit_cpu_caches()  # before OpenVINO builds anything: bounded memory under distinct histories
     log.info("engine host %d started", os.getpid())
     Host(conn, PipeStop(stop_conn)).serve()
     log.info("engine host %d ends", os.getpid())
