@@ -10,7 +10,6 @@ file and no process.
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 
@@ -27,9 +26,6 @@ from eagle_chat.ui.words.core_text import user_error_text
 from eagle_chat.ui.documents.attach_bar import AttachBar
 from eagle_chat.ui.documents.index_runner import IndexRunner
 from eagle_chat.ui.documents.library import DocumentLibrary
-
-
-log = logging.getLogger(__name__)
 
 
 class ConversationDocuments(QObject):
