@@ -123,7 +123,7 @@ class DocumentGrounding:
             return None
         rows = self.files(conversation.id)
         scopes = [collection(conversation.id)] if rows else []
-        if self.uses_library(conversation.id) and self.store.files(LIBRARY):
+        if self.uses_library(conversation.id) and self.store.file_count(LIBRARY):
             scopes.append(LIBRARY)
         if not scopes:
             return None

@@ -180,6 +180,12 @@ class DocumentStore:
             rows = self._db.execute("SELECT * FROM files WHERE collection = ? ORDER BY path", (collection,))
         return [FileRow(*row) for row in rows]
 
+    def file_count(self, collection: str) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM files WHERE collection = ?", (collection,)).fetchone()[0]
+
+    def collections(self) -> list[str]:
+        return [row[0] for row in self._db.execute("SELECT DISTINCT collection FROM files ORDER BY collection")]
+
     def chunk_count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
 

@@ -159,7 +159,7 @@ class ConversationDocuments(QObject):
             self.open_index()
         rows = self.grounding.files(conversation.id) if self.grounding is not None and conversation else []
         self.bar.show_files([(r.path, r.chunks) for r in rows])
-        library = len(self.grounding.store.files(grounding.LIBRARY)) if self.grounding is not None else 0
+        library = self.grounding.store.file_count(grounding.LIBRARY) if self.grounding is not None else 0
         using = library > 0 and self.grounding.uses_library(conversation.id if conversation else None)
         self.bar.show_library(library, using)
         if rows or using:
@@ -169,10 +169,9 @@ class ConversationDocuments(QObject):
         if self.grounding is None:
             return
         alive = {grounding.collection(s.id) for s in self.controller.store.list_conversations()}
-        gone = [r.id for r in self.grounding.store.files() if r.collection.startswith("conversation-")
-                and r.collection not in alive]
-        if gone:
-            self.grounding.store.remove_files(gone)
+        for name in self.grounding.store.collections():
+            if name.startswith("conversation-") and name not in alive:
+                self.grounding.store.remove_files([r.id for r in self.grounding.store.files(name)])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         kind = event.type()
