@@ -182,11 +182,13 @@ def cmd_search(args, store) -> int:
 
 
 def cmd_remove(args, store) -> int:
+    from eagle_chat.core.documents.indexer import under
+
     rows = store.files(args.collection)
     if not args.all:
         if args.paths:
             wanted = [Path(os.path.abspath(Path(p).expanduser())) for p in args.paths]
-            rows = [r for r in rows if any(r.path == str(w) or r.path.startswith(str(w) + os.sep) for w in wanted)]
+            rows = [r for r in rows if any(under(r.path, str(w)) for w in wanted)]
         elif args.collection is None:
             rows = []
     if args.paths and not rows:

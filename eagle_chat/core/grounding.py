@@ -19,12 +19,12 @@ the best passages from both the conversation's files and the library. The questi
 from __future__ import annotations
 
 import json
-import os
 import threading
 from pathlib import Path
 
 from eagle_chat.core.documents import retrieval
 from eagle_chat.core.documents.embed_host import EmbeddingHost
+from eagle_chat.core.documents.indexer import under
 from eagle_chat.core.documents.readers import DocumentError, read_document
 from eagle_chat.core.documents.store import DocumentStore, FileRow
 from eagle_chat.core.errors import UserError
@@ -82,9 +82,7 @@ class DocumentGrounding:
     def remove_library_folder(self, folder: str) -> int:
         """Forget ``folder`` and every library file under it; how many files went."""
         self.set_library_folders([f for f in self.library_folders() if f != folder])
-        prefix = folder.rstrip(os.sep) + os.sep
-        return self.store.remove_files([r.id for r in self.store.files(LIBRARY)
-                                        if r.path == folder or r.path.startswith(prefix)])
+        return self.store.remove_files([r.id for r in self.store.files(LIBRARY) if under(r.path, folder)])
 
     def uses_library(self, conversation_id: int | None) -> bool:
         return conversation_id is not None and self.store.meta(f"library:{collection(conversation_id)}") == "on"

@@ -74,6 +74,11 @@ def walk(folder: Path) -> Iterable[Path]:
                 yield Path(root) / name
 
 
+def under(path: str, folder: str) -> bool:
+    """``path`` is ``folder`` or inside it (as stored: absolute, this system's separator)."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 class Indexer:
     def __init__(self, store: DocumentStore, embedder: Embedder, *, max_tokens: int = DEFAULT_MAX_TOKENS,
                  overlap: int = DEFAULT_OVERLAP, max_bytes: int = MAX_FILE_BYTES):
@@ -108,9 +113,8 @@ class Indexer:
                         return report  # the files not reached are not gone: nothing is forgotten
                     seen.add(str(path))
                     self._add_file(path, collection, report, progress)
-                prefix = str(given) + os.sep
                 gone = [row for row in self.store.files(collection)
-                        if row.path.startswith(prefix) and row.path not in seen]
+                        if under(row.path, str(given)) and row.path not in seen]
                 self.store.remove_files([row.id for row in gone])
                 report.removed += [row.path for row in gone]
             elif given.is_file():

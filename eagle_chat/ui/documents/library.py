@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from eagle_chat.core import grounding
+from eagle_chat.core.documents.indexer import under
 from eagle_chat.ui.documents.index_runner import IndexRunner
 from eagle_chat.ui.documents.library_dialog import LibraryDialog
 
@@ -104,6 +105,5 @@ class DocumentLibrary(QObject):
         if self.dialog is None or index is None:
             return
         rows = index.store.files(grounding.LIBRARY)
-        counts = {f: sum(1 for r in rows if r.path == f or r.path.startswith(f.rstrip(os.sep) + os.sep))
-                  for f in index.library_folders()}
+        counts = {f: sum(1 for r in rows if under(r.path, f)) for f in index.library_folders()}
         self.dialog.show_folders(sorted(counts.items()))
