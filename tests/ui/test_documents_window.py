@@ -17,7 +17,7 @@ from eagle_chat.ui.chat.chat_view import ChatView
 from eagle_chat.ui.chat.source_preview import SourcePreview
 from tests.documents.test_index import FACT, QUESTION, filler, library
 from tests.gui import send
-from tests.ui.test_every_action import chat_links
+from tests.ui.test_every_action import chat_links, link_hrefs
 
 INDEX_TIMEOUT_MS = 120_000
 
@@ -147,24 +147,12 @@ def test_the_models_citations_link_to_their_passages_and_nowhere_else(qtbot):
     sources = [{"n": 1, "path": "/d/report.pdf", "page": 2, "text": FACT, "score": 0.1, "repeat": False}]
     reply = Message("assistant", "Seventeen [1], see [7].\n\n```\nx = a[1]\n```", id=5, sources=sources)
     view.show_conversation(Conversation(messages=[Message("user", "How many?", id=4), reply]))
-    links = chat_links_of(view)
+    links = link_hrefs(view)
     assert links.count("source:5:1") == 2  # the citation in the text and the Sources line; not [7], not code
     assert "x = a[1]" in view.toPlainText()
     view.anchorClicked.emit(QUrl("source:5:1"))
     assert view.findChild(SourcePreview).isVisible()
 
-
-def chat_links_of(view) -> list[str]:
-    links, block = [], view.document().begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            href = it.fragment().charFormat().anchorHref()
-            if href:
-                links.append(href)
-            it += 1
-        block = block.next()
-    return links
 
 
 def test_the_library_is_indexed_in_the_background_and_a_conversation_answers_from_it_when_ticked(

@@ -243,19 +243,23 @@ def walk_context_menus(qtbot, window, drive: Drive) -> None:
 
 
 # --- the chat's links ------------------------------------------------------------------------------------
-def chat_links(window) -> list[str]:
-    document = window.chat.document()
-    links = []
-    block = document.begin()
+def link_hrefs(view) -> list[str]:
+    """Every link target in a chat view's document, in order, once per text run that carries it."""
+    links, block = [], view.document().begin()
     while block.isValid():
         it = block.begin()
         while not it.atEnd():
             href = it.fragment().charFormat().anchorHref()
-            if href and href not in links:
+            if href:
                 links.append(href)
             it += 1
         block = block.next()
     return links
+
+
+def chat_links(window) -> list[str]:
+    """The window's chat links, each once."""
+    return list(dict.fromkeys(link_hrefs(window.chat)))
 
 
 def kind(href: str) -> str:
