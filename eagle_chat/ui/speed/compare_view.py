@@ -309,7 +309,7 @@ class CompareView(QWidget):
         self.drafted_toggle.toggled.connect(self._set_tint)
         self.offer = SpeedDemoOffer()
         self.board = VerdictBoard()
-        self.summary = self.board.details  # the details under the headline, at normal size
+        self.summary = self.board.details  # the details under the headline
         self.summary.setText(self.tr("Pick a prompt and run the comparison."))
 
         self.baseline_pane = ComparePane()
