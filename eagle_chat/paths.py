@@ -50,6 +50,20 @@ def add_home_before_subcommand(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--home", dest="home_before_command", metavar="DIR", help=argparse.SUPPRESS)
 
 
+def split_leading_home(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--home DIR`` (or ``--home=DIR``) given before the command: that folder (the last one given) and the
+    rest of the command line. ``eagle-chat --home DIR tools list`` means ``eagle-chat tools list --home DIR``."""
+    home, rest = None, list(argv)
+    while rest:
+        if rest[0] == "--home" and len(rest) > 1:
+            home, rest = rest[1], rest[2:]
+        elif rest[0].startswith("--home="):
+            home, rest = rest[0].partition("=")[2], rest[1:]
+        else:
+            break
+    return home, rest
+
+
 def apply_home(args: argparse.Namespace) -> None:
     """Use the ``--home`` given, after the subcommand or before it."""
     home = getattr(args, "home", None) or getattr(args, "home_before_command", None)

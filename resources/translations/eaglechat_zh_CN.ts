@@ -1077,6 +1077,10 @@ Data folder: {folder}</source>
         <translation>已加载 EAGLE-3 草稿模型，因此锁定为贪心解码：OpenVINO GenAI 的 EAGLE-3 流水线只支持贪心的流式生成。如需采样，请不带草稿模型加载该模型。</translation>
     </message>
     <message>
+        <source>Greedy only while an EAGLE-3 draft is loaded</source>
+        <translation>加载 EAGLE-3 草稿模型时只能贪心解码</translation>
+    </message>
+    <message>
         <source>Max new tokens</source>
         <translation>最大新 token 数</translation>
     </message>

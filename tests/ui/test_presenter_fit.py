@@ -1,7 +1,8 @@
 """The presenter's full-screen comparison reads from the back of the room and fits what it is shown on: after a
 real comparison on the tiny pair, at 1024×768, 1280×720 and 1920×1080, in English and in Chinese, every
-visible widget lies inside the screen, no caption is cut, and the verdict (``demoVerdict``) is at least a
-tenth of the screen high; the pre-flight's "the large type fits" agrees with that layout (and says it does
+visible widget lies inside the screen, no caption is cut, the verdict (``demoVerdict``) is at least a
+tenth of the screen high, each answer shows five whole lines, the details grow with the screen and a run's
+status never wraps (sampled every 20 ms while it runs); the pre-flight's "the large type fits" agrees with that layout (and says it does
 not fit on a screen where it does not). With a second screen the full-screen view goes there.
 
 Each case runs in a child process, because the offscreen platform's screens are chosen when the
@@ -21,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = r"""
 import json, sys
-from PySide6.QtGui import QFontInfo, QGuiApplication
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFontInfo, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 from eagle_chat.app import create_main_window
 from eagle_chat.ui.speed.verdict_board import headline_text
@@ -39,9 +41,22 @@ window.options.max_tokens.setValue(48)
 view = window.open_compare(demo=True)
 finished = []
 view.sig_finished.connect(finished.append)
+wrapped = []  # a run's status that did not fit one line of the headline, as it was painted
+
+def sample():
+    head = view.board.headline
+    if view.runner.is_running() and head.isVisible() and head.text():
+        need = QFontMetrics(head.font()).horizontalAdvance(head.text())
+        if need > head.contentsRect().width():
+            wrapped.append(f"{head.text()!r} needs {need} px, has {head.contentsRect().width()}")
+
+sampler = QTimer()
+sampler.timeout.connect(sample)
+sampler.start(20)
 assert view.run()
 pump(lambda: bool(finished) or not view.runner.is_running(), None)
 pump()
+sampler.stop()
 screen = view.screen().geometry()
 
 def outside(widget, name):
@@ -75,7 +90,13 @@ print("PRESENTER " + json.dumps({
     "summary": view.summary.text(), "prompt": view.prompt.currentText(), "fits": check.status,
     "need": [check.facts.get("need_width"), check.facts.get("need_height")],
     "screen_names": [s.name() for s in QGuiApplication.screens()], "view_screen": view.screen().name(),
-    "window_screen": window.screen().name()}, ensure_ascii=False))
+    "window_screen": window.screen().name(), "wrapped": wrapped[:5],
+    "pane_lines": [int((p.viewport().height() - 2 * p.document().documentMargin())
+                       // QFontMetrics(p.font()).lineSpacing()) for p in (view.baseline_pane, view.speculative_pane)],
+    "pane_rest": [(p.viewport().height() - 2 * p.document().documentMargin())
+                  % QFontMetrics(p.font()).lineSpacing() for p in (view.baseline_pane, view.speculative_pane)],
+    "summary_px": QFontInfo(view.summary.font()).pixelSize(),
+    "summary_lines": view.summary.height() // QFontMetrics(view.summary.font()).lineSpacing()}, ensure_ascii=False))
 window.close()
 pump(lambda: window.closer.done, None)
 """
@@ -113,6 +134,11 @@ def test_the_finished_full_screen_comparison_fits_and_its_verdict_reads_from_afa
     assert found["verdict_visible"] and found["verdict"] == found["expected"]
     assert found["verdict_px"] >= height / 10, found["verdict_px"]
     assert found["fits"] == "ok" and found["need"][0] <= width and found["need"][1] <= height, found["need"]
+    # What the room reads: five whole lines of each answer (the last not cut through its glyphs), the details
+    # in type that grows with the screen on at most three lines, a run's status on one line of the headline.
+    assert min(found["pane_lines"]) >= 5 and found["pane_rest"] == [0, 0], (found["pane_lines"], found["pane_rest"])
+    assert found["summary_px"] >= height / 48 and found["summary_lines"] <= 3, (found["summary_px"], found["summary"])
+    assert not found["wrapped"], found["wrapped"]
     chinese = lang.startswith("zh")
     assert any("\u4e00" <= ch <= "\u9fff" for ch in found["prompt"]) == chinese, found["prompt"]
     if chinese:  # every word of the details translated: no English word but names and units

@@ -77,3 +77,13 @@ def test_progress_text_with_bytes_and_without():
 def test_model_label_marks_the_bundled_pair():
     assert texts.TOY_NOTE in texts.model_label(ModelChoice(Path("/m/t"), Path("/m/d"), bundled=True))
     assert texts.model_label(ModelChoice(Path("/m/t"), None)) == "t (no draft)"
+
+
+def test_where_two_code_answers_part_reads_on_one_line(english):
+    """A code answer's snippet came with its line breaks and indentation: the summary grew five ragged lines."""
+    from eagle_chat.core.measure.compare import find_divergence
+
+    divergence = find_divergence("def f():\n    return 1\n", "def f():\n    return  2\n        # done")
+    text = texts.divergence_text(divergence)
+    assert "\n" not in text and "  " not in text, text
+    assert text.endswith("“1 ⏎” vs EAGLE-3 “2 ⏎ # done”"), text

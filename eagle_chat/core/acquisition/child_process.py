@@ -57,8 +57,9 @@ def signal_process_group(pid: int, *, kill: bool) -> None:
     """Ask a child's process group to stop (SIGTERM), or end it (SIGKILL); Windows: end the tree."""
     if pid <= 0:
         return
-    if os.name == "nt":
-        subprocess.run(["taskkill", "/PID", str(pid), "/T", "/F"], capture_output=True, check=False)
+    if sys.platform == "win32":  # no process groups to signal; CREATE_NO_WINDOW: no console flashes up
+        subprocess.run(["taskkill", "/PID", str(pid), "/T", "/F"], capture_output=True, check=False,
+                       creationflags=subprocess.CREATE_NO_WINDOW)
         return
     try:
         os.killpg(pid, signal.SIGKILL if kill else signal.SIGTERM)

@@ -11,14 +11,20 @@ The child ends when the pipe closes, so a parent that dies takes it along.
 from __future__ import annotations
 
 import multiprocessing
+import sys
 import threading
-from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import numpy as np
 
 from eagle_chat.core.documents.embedder import EmbedderError
+
+# multiprocessing.Pipe()'s ends: a PipeConnection on Windows (named pipes), a Connection elsewhere
+if sys.platform == "win32":
+    from multiprocessing.connection import PipeConnection as _Pipe
+else:
+    from multiprocessing.connection import Connection as _Pipe
 
 START_TIMEOUT_S = 120.0
 
@@ -65,7 +71,7 @@ class EmbeddingHost:
         self.dimensions = 0
         self._lock = threading.Lock()
         self._process: BaseProcess | None = None
-        self._conn: Connection | None = None
+        self._conn: _Pipe | None = None
 
     def start(self) -> None:
         """Start the child and wait until the model is loaded (raises EmbedderError if it cannot be)."""

@@ -42,6 +42,10 @@ from eagle_chat.core.documents.store import DocumentStore, Hit
 
 DEFAULT_COLLECTION = "default"
 RERANK_CANDIDATES = 20  # at least this many hybrid hits go to a reranker
+# Rerank scores closer than this are a tie, which keeps the hybrid order: a cross-encoder's sigmoid scores that
+# close carry no ranking information, and the CPU plugin's kernels (bf16 on one CPU, f32 on another) already
+# differ by ~1e-4 on the same passage.
+RERANK_TIE = 1e-3
 
 
 @dataclass
@@ -195,5 +199,14 @@ class Indexer:
         if not hits:
             return []
         order = reranker.rerank(query, [hit.text for hit in hits])
-        ranked = sorted(order, key=lambda item: (-item[1], item[0]))[:k]
+        ranked = sorted(order, key=lambda item: rerank_key(item, order))[:k]
         return [replace(hits[index], rerank_score=float(score)) for index, score in ranked]
+
+
+def rerank_key(item: tuple[int, float], order: list[tuple[int, float]]) -> tuple[int, int]:
+    """Sort key of a reranked (index, score): scores within ``RERANK_TIE`` of each other tie (and when every score
+    is within it of the others, none says anything), so the hybrid order — the index — decides."""
+    scores = [score for _, score in order]
+    if max(scores) - min(scores) < RERANK_TIE:
+        return 0, item[0]
+    return -round(item[1] / RERANK_TIE), item[0]

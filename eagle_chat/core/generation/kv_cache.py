@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,6 +129,8 @@ def available_memory() -> int:
 
         return int(psutil.virtual_memory().available)
     except (ImportError, OSError):
+        if sys.platform == "win32":  # no sysconf there
+            return 4 * GIB
         try:
             return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
         except (AttributeError, ValueError, OSError):

@@ -127,14 +127,18 @@ def sample_cpu(proc: Path = Path("/proc")) -> CpuSample:
     busy, processes = _proc_busy(proc), _proc_processes(proc)
     if busy is None:
         busy, processes = _psutil_busy()
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        load = None
+    load = None
+    if sys.platform != "win32":  # Windows has no load average
+        try:
+            load = os.getloadavg()[0]
+        except OSError:
+            pass
     return CpuSample(time.monotonic(), busy, own, processes, load)
 
 
 def _proc_busy(proc: Path) -> float | None:
+    if sys.platform == "win32":  # no /proc (and no sysconf): psutil answers
+        return None
     line = (_read(proc / "stat") or "").splitlines()[:1]
     if not line or not line[0].startswith("cpu "):
         return None
@@ -144,7 +148,7 @@ def _proc_busy(proc: Path) -> float | None:
 
 
 def _proc_processes(proc: Path) -> dict[int, tuple[str, float]]:
-    if not (proc / "stat").is_file():
+    if sys.platform == "win32" or not (proc / "stat").is_file():
         return {}
     tick = os.sysconf("SC_CLK_TCK")
     found = {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 import threading
 from pathlib import Path
 
@@ -47,8 +48,12 @@ log = logging.getLogger(__name__)
 RESTART = "restart"  # end_host's reason when the user restarts a hung engine
 CANCEL = "cancel"  # … when a load is cancelled (another model chosen, or the app closes)
 # Ends that are not the engine's own fault (the kernel's OOM killer, a kill from outside): restarted every
-# time. An abort or a segfault counts towards RestartPolicy's limit.
-_NOT_COUNTED = {-signal.SIGKILL, -signal.SIGTERM}
+# time. An abort or a segfault counts towards RestartPolicy's limit. Windows has no SIGKILL: multiprocessing
+# reports a TerminateProcess (Task Manager, taskkill /F) as -SIGTERM there.
+if sys.platform == "win32":
+    _NOT_COUNTED = {-signal.SIGTERM}
+else:
+    _NOT_COUNTED = {-signal.SIGKILL, -signal.SIGTERM}
 
 
 class GenerationWorker(QObject):

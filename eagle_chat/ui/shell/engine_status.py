@@ -25,7 +25,9 @@ class EngineStatus(QObject):
         c.sig_engine_restarted.connect(self._on_restarted)
         c.sig_engine_hung.connect(self._on_hung)
         c.sig_unloaded.connect(self._on_unloaded)
+        c.sig_loaded.connect(self._on_loaded)
         window.models_menu.sig_unload.connect(self.unload)
+        self._no_model_notice = ""  # the "no model is loaded" notice this shows, which a load takes away
 
     @Slot()
     def unload(self) -> None:
@@ -41,6 +43,7 @@ class EngineStatus(QObject):
                                                        lambda: w.set_prefix_cache(False)))
         else:
             w.show_notice(message, error=True, action=(self.tr("Load the model again"), w.load_model))
+            self._no_model_notice = message
         w.show_state()
 
     @Slot(object)
@@ -60,5 +63,18 @@ class EngineStatus(QObject):
     def _on_unloaded(self) -> None:
         w = self._window
         w.statusBar().showMessage(self.tr("The model is unloaded; its memory is back with the system."), STATUS_MS)
-        w.show_notice(self.tr("No model is loaded."), action=(self.tr("Load the model again"), w.load_model))
+        self._no_model_notice = self.tr("No model is loaded.")
+        w.show_notice(self._no_model_notice, action=(self.tr("Load the model again"), w.load_model))
+        # Nothing loaded: the header, the EAGLE-3 button and the Decoding note stop describing the pair that went.
+        w.model_bar.set_model_text(translate("ModelLoads", "No model loaded"))
+        w.model_bar.set_draft_available(False)
+        w.options.lock_greedy(False)
         w.show_state()
+
+    @Slot(object)
+    def _on_loaded(self, _info) -> None:
+        """A model is loaded again (from any menu, not only the notice's button): its notice goes."""
+        w = self._window
+        if self._no_model_notice and w.notice.isVisibleTo(w) and w.notice.text() == self._no_model_notice:
+            w.show_notice("")
+        self._no_model_notice = ""

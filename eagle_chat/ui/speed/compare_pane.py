@@ -9,7 +9,8 @@ tint covers the answer only.
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QColor, QFontMetrics, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QWidget
 
 from eagle_chat.core.generation.reasoning import split_reasoning
@@ -27,6 +28,8 @@ class ComparePane(DraftedPane):
         self._header = 0  # characters of the header line (0: the reply has no thinking)
         self._thinking = (0, 0)  # where the thoughts are in the pane's text
         self._foldable = False  # the reply thought and its answer has begun: the header folds the thoughts
+        self.setBackgroundRole(QPalette.ColorRole.Base)  # the strip under the last whole line: the pane's colour
+        self.setAutoFillBackground(True)
 
     def show_reply(self, text: str, record: StepRecord | None = None, *, typeset: bool = False) -> bool:
         """Show the raw reply ``text``: its thinking folded under a header, its answer as text."""
@@ -81,7 +84,37 @@ class ComparePane(DraftedPane):
         cursor.setPosition(u16(self.text, end), QTextCursor.MoveMode.KeepAnchor)
         cursor.mergeCharFormat(muted)
 
+    def whole_lines(self) -> int:
+        """How many whole lines of the pane's type the viewport shows."""
+        inner = self.viewport().height() - 2 * self.document().documentMargin()
+        return max(0, int(inner // QFontMetrics(self.font()).lineSpacing()))
+
+    def height_for_lines(self, lines: int) -> int:
+        """The pane's height that shows ``lines`` whole lines of its type."""
+        return int(lines * QFontMetrics(self.font()).lineSpacing() + 2 * self.document().documentMargin()
+                   + 2 * self.frameWidth()) + 1
+
+    def _snap_to_lines(self) -> None:
+        """Make the viewport a whole number of lines high: in the presenter's large type the last line
+        showed cut through the middle of its glyphs."""
+        line = QFontMetrics(self.font()).lineSpacing()
+        inner = self.height() - 2 * self.frameWidth() - 2 * self.document().documentMargin()
+        if self.horizontalScrollBar().isVisible():
+            inner -= self.horizontalScrollBar().height()
+        spare = int(inner) % line if line > 0 and inner > line else 0
+        if self.viewportMargins().bottom() != spare:
+            self.setViewportMargins(0, 0, 0, spare)
+
     # --- Qt overrides ---------------------------------------------------------------------------------
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._snap_to_lines()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._snap_to_lines()
+
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().mouseReleaseEvent(event)
         if self._foldable and not self.textCursor().hasSelection():

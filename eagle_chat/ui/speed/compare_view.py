@@ -73,6 +73,7 @@ class CompareView(QWidget):
         controller.sig_load_failed.connect(self._on_load_failed)
         controller.sig_draft_free_ready.connect(self._on_draft_free_ready)
         self._pending_prompt: str | None = None
+        self._running_prompt = ""
         self._live_pane: ComparePane | None = None
         self._live_request: int | None = None
         self._live_record = None  # the running job's steps so far
@@ -111,6 +112,7 @@ class CompareView(QWidget):
                 settings = replace(settings, max_new_tokens=min(base.max_new_tokens, WARMUP_MAX_TOKENS))
             jobs.append(Job(prompt, settings, planned, draft_free=draft_free and planned.mode == "baseline"))
         self._planned_tokens, self._job = base.max_new_tokens, (0, len(jobs), 0, 1)
+        self._running_prompt = prompt
         self.chart.clear()
         for pane in (self.baseline_pane, self.speculative_pane):
             pane.clear_reply()
@@ -233,7 +235,7 @@ class CompareView(QWidget):
             k=fast.num_assistant_tokens, tree=fast.tree, max_new_tokens=self._planned_tokens, device=fast.device,
             warmup_tokens=min(self._planned_tokens, WARMUP_MAX_TOKENS),
         )
-        self.comparison = Comparison(self.prompt.currentText(), runs, setup)
+        self.comparison = Comparison(self._running_prompt, runs, setup)  # what ran, whatever the box says now
         self._sync_buttons()  # Export, now that there is something to export
         self.board.show_result(self.comparison, texts.comparison_lines(self.comparison))
         self.f32_button.setVisible(not self.comparison.identical and precision != EXACT_PRECISION)
@@ -307,7 +309,7 @@ class CompareView(QWidget):
         self.drafted_toggle.toggled.connect(self._set_tint)
         self.offer = SpeedDemoOffer()
         self.board = VerdictBoard()
-        self.summary = self.board.details  # the details under the headline, at normal size
+        self.summary = self.board.details  # the details under the headline
         self.summary.setText(self.tr("Pick a prompt and run the comparison."))
 
         self.baseline_pane = ComparePane()

@@ -233,6 +233,7 @@ class OptionsPanel(QWidget):
         "Locked to greedy decoding while an EAGLE-3 draft is loaded: OpenVINO GenAI streams EAGLE-3 "
         "pipelines greedily only. Load the model without a draft to sample."
     )
+    GREEDY_NOTE = QT_TRANSLATE_NOOP("OptionsPanel", "Greedy only while an EAGLE-3 draft is loaded")
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -287,7 +288,7 @@ class OptionsPanel(QWidget):
         sampling_row.addWidget(self.sampling)
         sampling_row.addWidget(self.temperature)
         form.addRow(self.tr("Decoding"), sampling_row)
-        form.addRow("", self.sampling_note)
+        form.addRow(self.sampling_note)  # the whole row's width: in the field's column it took four lines
         form.addRow(self.tr("Precision"), self.precision)
         form.addRow(self.tr("KV cache"), self.prefix_cache)
         form.addRow(self.tr("System prompt"), self.system_prompt)
@@ -320,7 +321,9 @@ class OptionsPanel(QWidget):
         self.sampling.setEnabled(not self._greedy_locked)
         self.temperature.setEnabled(self.sampling_active())
         reason = translate("OptionsPanel", self.GREEDY_REASON) if self._greedy_locked else ""
-        self.sampling_note.setText(reason)
+        self.sampling_note.setText(translate("OptionsPanel", self.GREEDY_NOTE) if self._greedy_locked else "")
+        self.sampling_note.setToolTip(reason)  # the why, where a 720p side panel has no room for it
+        self.sampling_note.setVisible(self._greedy_locked)
         self.sampling.setToolTip(reason)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override

@@ -3,8 +3,9 @@
 The room reads a projector, often 1280×720 or 1024×768, from metres away, and the presenter keeps the laptop:
 so the view goes to a second screen when there is one (the main window stays where it is), takes
 :data:`DEMO_FONT_SCALE` times the normal type for the prompt, the answers and the charts, and a headline a tenth
-of that screen's height (:class:`~eagle_chat.ui.speed.verdict_board.VerdictBoard`). The details under it, and the
-speed-demo offer (a note for the presenter), stay at the normal size. :meth:`needed_size` measures what that
+of that screen's height (:class:`~eagle_chat.ui.speed.verdict_board.VerdictBoard`), the details under it a 48th,
+each answer at least :data:`DEMO_ANSWER_LINES` whole lines; the speed-demo offer (a note for the presenter) stays
+at the normal size. :meth:`needed_size` measures what that
 layout needs on a given screen: the pre-flight's "the large type fits".
 """
 
@@ -14,6 +15,7 @@ from PySide6.QtCore import QMargins, QSize
 from PySide6.QtGui import QFont, QGuiApplication, QScreen
 
 DEMO_FONT_SCALE = 1.6
+DEMO_ANSWER_LINES = 5  # full screen, each answer shows this many whole lines at least (room at 1024×768)
 DEMO_MARGIN = 8  # px around the full-screen view: every line of a 720p screen counts
 
 
@@ -78,8 +80,12 @@ class PresenterMode:
         for widget in (view.controls, view.presets_row, *view.titles, view.baseline_pane, view.speculative_pane,
                        view.chart, view.acceptance):
             widget.setFont(font)
+        for pane in (view.baseline_pane, view.speculative_pane):  # the room reads whole answers, not a glimpse
+            pane.setMinimumHeight(0 if screen is None else pane.height_for_lines(DEMO_ANSWER_LINES))
         margins = self._margins if screen is None else QMargins(*(DEMO_MARGIN,) * 4)
         view.layout().setContentsMargins(margins)
-        view.layout().setStretchFactor(view.panes, 3 if screen is None else 1)  # full screen: charts as tall
+        # Full screen, the answers as tall as the charts: with the charts twice their height the answers
+        # showed 2–4 lines at 720p.
+        view.layout().setStretchFactor(view.panes, 3 if screen is None else 2)
         view.offer.setFont(self._normal)  # a note for the presenter, not for the room
         view.board.set_large(None if screen is None else screen.geometry().height(), self._normal)

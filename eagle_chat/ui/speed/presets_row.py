@@ -7,7 +7,7 @@ View → Language does) and its topic in the UI's language.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QTimer, Signal
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from eagle_chat.ui.widgets.flow_layout import FlowLayout
@@ -60,11 +60,26 @@ class PresetsRow(QWidget):
                    for (language, topic), text in PRESET_PROMPTS]
         entries += [(self.tr("Mine · {prompt}").format(prompt=_shortened(p)), p) for p in self.custom]
         for number, (label, text) in enumerate(entries, start=1):
-            button = QPushButton(f"&{number} {label}" if number <= 9 else label)
+            button = PresetButton(f"&{number} {label}" if number <= 9 else label)
             button.setObjectName(f"comparePreset{number}")
             button.setToolTip(text)
             button.clicked.connect(lambda _=False, t=text: self.sig_chosen.emit(t))
             self._layout.addWidget(button)
+
+
+class PresetButton(QPushButton):
+    """A preset's button whose Alt+N picks it at once. Qt's mnemonic is an animated click: ``clicked`` comes
+    100 ms after the key, so an F5 pressed within that time (a clicker, a macro) ran the previous prompt."""
+
+    ANIMATION_MS = 100
+
+    def event(self, event) -> bool:  # noqa: D102 - Qt override
+        if event.type() == QEvent.Type.Shortcut and self.isEnabled():
+            self.setDown(True)  # the same flash as an animated click, but the click itself happens now
+            QTimer.singleShot(self.ANIMATION_MS, self, lambda: self.setDown(False))
+            self.click()
+            return True
+        return super().event(event)
 
 
 def _shortened(prompt: str) -> str:

@@ -11,10 +11,12 @@ from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.speed_chart import SpeedChart
 
 
+MINIMUM_WIDTH = 320
+
+
 class SidePanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setMinimumWidth(320)
         self.next_reply = QLabel()
         self.next_reply.setObjectName("nextReplyLine")
         self.next_reply.setAccessibleName(self.tr("Whether the next reply is speculative"))
@@ -58,3 +60,11 @@ class SidePanel(QWidget):
         layout.addWidget(self.compare_button)
         layout.addWidget(self.tune_button)
         layout.addWidget(self.options)  # no stretch under it: the chart takes any height to spare
+
+    # --- Qt overrides ---------------------------------------------------------------------------------
+    def minimumSizeHint(self):  # noqa: N802 - Qt override
+        """At least 320 px, and never narrower than the options' captions: an explicit minimum width let the
+        splitter cut "Sample (temperatu" and "prefix cac" at 1024×768."""
+        hint = super().minimumSizeHint()
+        hint.setWidth(max(MINIMUM_WIDTH, hint.width()))
+        return hint

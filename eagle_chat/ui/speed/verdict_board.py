@@ -8,8 +8,8 @@ are lost on them. So the board shows, in this order of size:
   modes…", "Run 2 of 3 · EAGLE-3"); in demo mode its pixel size is a tenth of the screen's height or more;
 - **each mode's tokens/s**, large: live while a mode runs, its median once the comparison has finished;
 - a progress bar while it runs (the warm-up included, so the stage is never still);
-- the **details** at normal size (what was compared, the spread, the repeats, TTFT, whether the answers are
-  identical): for the presenter and the exports, not for the back row.
+- the **details** (the spread, the repeats, TTFT, whether the answers are identical): at normal size in a
+  window; in demo mode a 48th of the screen high, without the "what was compared" line (its tooltip).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from eagle_chat.ui.words.i18n import translate
 
 HEADLINE_SHARE = 10  # demo mode: the headline's pixel size is at least the screen height / this
 RATE_SHARE = 24  # demo mode: the tokens/s figures' pixel size, as a share of the screen height
+DETAILS_SHARE = 48  # demo mode: the details' pixel size, as a share of the screen height (15 px at 720p)
 NORMAL_HEADLINE_SCALE, NORMAL_RATE_SCALE = 2.0, 1.5  # a window on a desk: relative to the normal font
 MODES = ("baseline", "speculative")
 
@@ -79,12 +80,16 @@ class VerdictBoard(QWidget):
         layout.addWidget(self.details)
         self._values: dict[str, float | None] = dict.fromkeys(MODES)
         self._sizes = (0.0, 0.0)
+        self._headline_px = 0
+        self._large = False
+        self._running = False  # a run's status shrinks to one line; the verdict keeps its size (and may wrap)
         self.set_large(None, QFont(self.font()))
 
     # --- public API ------------------------------------------------------------------------------------
     def set_large(self, screen_height: int | None, normal: QFont) -> None:
         """Demo mode on a screen ``screen_height`` pixels high (None: a window, type relative to ``normal``).
-        The details stay at the ``normal`` font either way."""
+        In demo mode the details grow with the screen too (at the normal ~9 pt the room saw a grey smear)."""
+        self._large = bool(screen_height)
         if screen_height:
             headline, rate = math.ceil(screen_height / HEADLINE_SHARE), math.ceil(screen_height / RATE_SHARE)
         else:
@@ -92,11 +97,16 @@ class VerdictBoard(QWidget):
             headline, rate = round(base * NORMAL_HEADLINE_SCALE), round(base * NORMAL_RATE_SCALE)
         font = QFont(normal)
         font.setPixelSize(headline)  # regular weight: "No measurable difference" fits one 720p line in it
+        self._headline_px = headline
         self.headline.setFont(font)
         self._sizes = (float(rate), round(rate * 0.55))
         for label in self.rates.values():
             label.setFont(normal)
-        self.details.setFont(normal)
+        details = QFont(normal)
+        if screen_height:
+            details.setPixelSize(max(round(pixel_size(normal)), math.ceil(screen_height / DETAILS_SHARE)))
+        self.details.setFont(details)
+        self._fit_headline()
         self.progress.setFixedHeight(max(6, rate // 4))
         self._show_rates()
 
@@ -107,6 +117,8 @@ class VerdictBoard(QWidget):
     def running(self, status: str, progress: float) -> None:
         """A comparison is under way: ``status`` as the headline, ``progress`` 0…1 on the bar."""
         self.headline.setText(status)
+        self._running = True
+        self._fit_headline()
         self.progress.setVisible(True)
         self.progress.setValue(round(max(0.0, min(1.0, progress)) * self.progress.maximum()))
 
@@ -124,15 +136,25 @@ class VerdictBoard(QWidget):
     def show_result(self, comparison: Comparison, details: list[str]) -> None:
         self.progress.setVisible(False)
         self.headline.setText(headline_text(comparison))
+        self._running = False
+        self._fit_headline()
         for mode in MODES:
             self._values[mode] = comparison.median(mode, "tokens_per_s")
         self._show_rates()
-        self.details.setText("\n".join(details[:2] + [" · ".join(details[2:])]))  # the figures on one line
+        figures = " · ".join(details[2:])  # the figures on one line
+        if self._large:  # the room reads the verdict and the figures; what was compared is for the presenter
+            self.details.setText("\n".join([details[0], figures]))
+            self.details.setToolTip(details[1] if len(details) > 1 else "")
+        else:
+            self.details.setText("\n".join(details[:2] + [figures]))
+            self.details.setToolTip("")
 
     def stopped(self, text: str) -> None:
         """The comparison ended without a result: say so in the headline's place."""
         self.progress.setVisible(False)
         self.headline.setText(text)
+        self._running = False
+        self._fit_headline()
 
     def longest_headline(self) -> str:
         """The widest headline this board may show in the UI's language (what the layout must have room for)."""
@@ -145,6 +167,26 @@ class VerdictBoard(QWidget):
         return self.rates[mode].accessibleName()
 
     # --- internals -------------------------------------------------------------------------------------
+    def _fit_headline(self) -> None:
+        """The headline at its size; a run's status smaller where it would wrap ("Run 2 of 3 · EAGLE-3" broke
+        into two huge lines mid-run on a 1024-pixel screen). The verdict keeps its size: a tenth of the screen."""
+        font = QFont(self.headline.font())
+        font.setPixelSize(self._headline_px)
+        room = self.headline.width() if self.headline.isVisible() else self.width() - self._rates_width() - 16
+        text = self.headline.text()
+        width = QFontMetrics(font).horizontalAdvance(text)
+        if self._running and text and room > 0 and width > room:
+            font.setPixelSize(max(1, math.floor(self._headline_px * room / width * 0.98)))
+        if font != self.headline.font():
+            self.headline.setFont(font)
+
+    def _rates_width(self) -> int:
+        return max(label.sizeHint().width() for label in self.rates.values())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_headline()
+
     def _show_rates(self) -> None:
         big, small = self._sizes
         for mode, label in self.rates.items():

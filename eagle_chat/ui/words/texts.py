@@ -177,9 +177,16 @@ _FIXED_REASONS = {
 
 
 def divergence_text(divergence: Divergence) -> str:
+    """Where the answers part, on one line: the snippets' line breaks shown as ⏎ and their indentation folded
+    (inserted raw, a code answer's snippet grew the summary to five ragged lines)."""
     return translate("texts", "the answers part at character {index}: baseline “{baseline}” vs EAGLE-3 "
-                              "“{speculative}”").format(index=divergence.index, baseline=divergence.baseline,
-                                                        speculative=divergence.speculative)
+                              "“{speculative}”").format(index=divergence.index, baseline=one_line(divergence.baseline),
+                                                        speculative=one_line(divergence.speculative))
+
+
+def one_line(snippet: str) -> str:
+    """``snippet`` on one line: each line break as ⏎, runs of white space as one space."""
+    return " ⏎ ".join(" ".join(line.split()) for line in snippet.split("\n")).strip()
 
 
 def baseline_source_text(draft_free: bool) -> str:
