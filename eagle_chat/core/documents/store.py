@@ -290,6 +290,7 @@ class DocumentStore:
             ranks: dict[int, float] = {}
             cosines: dict[int, float] = {}
             self.last_vectors_voted = False
+            tail: dict[int, float] = {}  # vectors that do not vote: chunks no keyword found, after those it did
             bm25_ranks: dict[int, int] = {}
             if query_vector is not None:
                 ids, collections, matrix = self._load_vectors()
@@ -305,8 +306,11 @@ class DocumentStore:
                         if np.isfinite(scores[index]):
                             chunk_id = int(ids[index])
                             cosines[chunk_id] = float(scores[index])
+                            vote = 1.0 / (RRF_K + rank + 1)
                             if votes:
-                                ranks[chunk_id] = ranks.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+                                ranks[chunk_id] = ranks.get(chunk_id, 0.0) + vote
+                            else:
+                                tail[chunk_id] = vote * 1e-3
                     self.last_vectors_voted = votes
             match = fts_query(self._informative(query_phrases(query)))
             if match:
@@ -323,6 +327,9 @@ class DocumentStore:
                 for rank, chunk_id in enumerate(self._bounded(sql, params)):
                     bm25_ranks[chunk_id] = rank + 1
                     ranks[chunk_id] = ranks.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+            for chunk_id, score in tail.items():
+                if chunk_id not in bm25_ranks:
+                    ranks[chunk_id] = score
             best_ids = sorted(ranks, key=lambda i: (-ranks[i], i))[:k]
             if not best_ids:
                 return []
