@@ -62,11 +62,16 @@ def embedder_model(store: DocumentStore, choice: str | os.PathLike | None = None
     return resolve(override, "embedding") if override else None
 
 
+def suggested_embedder_size() -> str:
+    """The suggested embedder's download, e.g. "0.6 GB" ("" when the catalog does not say)."""
+    entry = load_catalog().document_model(SUGGESTED_EMBEDDER, "embedding")
+    return f"{entry.model.approx_bytes / 1e9:.1f} GB" if entry is not None and entry.model.approx_bytes else ""
+
+
 def keyword_only_advice() -> str:
     """The one sentence that says search is by words alone, and how to search by meaning too."""
-    entry = load_catalog().document_model(SUGGESTED_EMBEDDER, "embedding")
-    size = f" ({entry.model.approx_bytes / 1e9:.1f} GB)" if entry is not None and entry.model.approx_bytes else ""
-    return KEYWORD_ONLY_ADVICE.format(name=SUGGESTED_EMBEDDER, size=size)
+    size = suggested_embedder_size()
+    return KEYWORD_ONLY_ADVICE.format(name=SUGGESTED_EMBEDDER, size=f" ({size})" if size else "")
 
 
 def remember_embedder(store: DocumentStore, model: DocumentModel | None) -> None:
