@@ -79,3 +79,19 @@ def query_phrases(text: str) -> list[list[str]]:
 def fts_query(phrases: list[list[str]]) -> str | None:
     """Phrases as an FTS5 query: quoted, joined by OR (None: nothing to match)."""
     return " OR ".join('"' + " ".join(p).replace('"', '""') + '"' for p in phrases) or None
+
+
+def index_tokens(text: str) -> list[str]:
+    """``text``'s tokens as the index holds them (a CJK character each, other words folded)."""
+    out: list[str] = []
+    for word in re.findall(r"\w+", text):
+        for piece in re.split(f"([{_CJK_CHAR}]+)", word):
+            out += list(piece) if _CJK_RUN.fullmatch(piece) else re.findall(r"[^\W_]+", _fold(piece))
+    return out
+
+
+def matched(phrases: list[list[str]], text: str) -> list[bool]:
+    """For each phrase (of one or two tokens, as :func:`query_phrases` makes them), whether ``text`` holds it."""
+    tokens = index_tokens(text)
+    grams = set(tokens) | set(zip(tokens, tokens[1:]))
+    return [(p[0] if len(p) == 1 else tuple(p)) in grams for p in phrases]
