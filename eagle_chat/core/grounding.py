@@ -97,7 +97,8 @@ class DocumentGrounding:
 
     def _start(self) -> None:
         try:
-            self.embedder.start()
+            if self.embedder is not None:
+                self.embedder.start()
             self._warm_error = None
         except UserError as error:
             self._warm_error = error

@@ -250,13 +250,14 @@ class DocumentStore:
         return self._vectors
 
     def _informative(self, phrases: list[list[str]]) -> list[list[str]]:
-        """The phrases whose rarest token is in at most COMMON_SHARE of the chunks (a small index keeps all)."""
+        """The phrases in at most COMMON_SHARE of the chunks (a small index keeps all). A two-character phrase
+        whose characters are both common is counted itself: 的船 is rare where 的 and 船 are not."""
         total = len(self._vectors[0]) if self._vectors is not None else self.chunk_count()
         limit = max(COMMON_SHARE * total, 50)
         kept = []
         for phrase in phrases:
             counts = [self._doc_count(token) for token in phrase]
-            if min(counts, default=0) <= limit:
+            if min(counts, default=0) <= limit or (len(phrase) > 1 and self._phrase_count(phrase) <= limit):
                 kept.append(phrase)
         return kept
 
