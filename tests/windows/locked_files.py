@@ -13,12 +13,18 @@ import pytest
 class WindowsLocks:
     def __init__(self) -> None:
         self.names: set[str] = set()  # file names (any folder) held open by "another program"
+        # file name or suffix -> how many more times it is refused (a scanner's brief look)
+        self.busy: dict[str, int] = {}
         self.refused: list[str] = []
 
     def _held(self, path) -> bool:
         path = Path(os.fsdecode(path))
         if path.name in self.names:
             return True
+        for key in (path.name, path.suffix):
+            if self.busy.get(key, 0) > 0:
+                self.busy[key] -= 1
+                return True
         return path.is_dir() and any(p.name in self.names for p in path.rglob("*"))
 
     def refuse(self, path) -> None:
