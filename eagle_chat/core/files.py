@@ -40,12 +40,27 @@ def write_text_atomic(path: Path, text: str, *, mode: int | None = None, durable
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        retry_if_shared(os.replace, tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     if durable:
         _fsync_dir(path.parent)
+
+
+# Pauses between tries of an operation Windows refused with a sharing violation (PermissionError): an
+# antivirus scanner, the search indexer or a backup tool opens new files for a moment. About 0.8 s in all.
+SHARING_PAUSES_S = (0.02, 0.05, 0.1, 0.2, 0.4)
+
+
+def retry_if_shared(operation, *args, **kwargs):
+    """``operation(*args, **kwargs)``, tried again after a PermissionError for up to about a second."""
+    for pause in SHARING_PAUSES_S:
+        try:
+            return operation(*args, **kwargs)
+        except PermissionError:
+            time.sleep(pause)
+    return operation(*args, **kwargs)
 
 
 def move_aside(path: Path, tag: str = "broken", *, companions: tuple[str, ...] = ()) -> Path | None:

@@ -176,18 +176,37 @@ class ModelRegistry:
         if pair is None:
             raise RegistryError("No model named {name!r} is registered, so there is nothing to remove.", name=name)
         remaining = [p for p in current if p.name != name]
-        self._save(remaining)
         result = RemoveResult(pair)
         if not delete_files:
+            self._save(remaining)
             return result
+        # Delete in an order that cannot leave a half-deleted model registered or a registered one
+        # half-deleted: first move each folder aside in one rename — Windows refuses that while a file in it
+        # is open (a loaded model's memory-mapped .bin), and then nothing has changed yet —, then unregister,
+        # then delete what was moved aside.
         in_use = {_norm(d) for p in remaining for d in (p.target_dir, p.draft_dir)}
+        moved: list[tuple[Path, Path]] = []
         for folder in (Path(pair.target_dir), Path(pair.draft_dir)):
             reason = _unsafe_to_delete(folder, in_use)
             if reason:
                 result.kept.append((folder, reason))
-                continue
-            if folder.exists():
-                shutil.rmtree(folder)
+            elif folder.exists():
+                try:
+                    moved.append((folder, _move_aside_for_deletion(folder)))
+                except OSError as error:
+                    for original, aside in reversed(moved):
+                        os.replace(aside, original)
+                    raise RegistryError(
+                        "{name} was not removed: {folder} cannot be deleted now ({error}). A program may have "
+                        "a file in it open — on Windows, a loaded model: unload it or close EagleChat, then "
+                        "try again.", name=name, folder=str(folder), error=error.strerror or str(error),
+                    ) from error
+        self._save(remaining)
+        for folder, aside in moved:
+            shutil.rmtree(aside, ignore_errors=True)
+            if aside.exists():
+                result.kept.append((aside, "it could not be deleted completely; delete it by hand"))
+            else:
                 result.deleted.append(folder)
         if pair.owned:
             _remove_empty_parents(pair, paths.models_dir())
@@ -236,6 +255,15 @@ def _unsafe_to_delete(folder: Path, in_use: set[str]) -> str | None:
         if Path(pair_dir).is_relative_to(resolved):
             return "it contains another registered model"
     return None
+
+
+def _move_aside_for_deletion(folder: Path) -> Path:
+    """Rename ``folder`` to a hidden sibling in one step; its new path."""
+    aside = folder.with_name(f".{folder.name}.deleting-{os.getpid()}")
+    if aside.exists():
+        shutil.rmtree(aside, ignore_errors=True)
+    os.replace(folder, aside)
+    return aside
 
 
 def _remove_empty_parents(pair: ModelPair, models_root: Path) -> None:
