@@ -2970,6 +2970,14 @@ then start the download again (finished downloads are kept).</source>
 <context>
     <name>menus</name>
     <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -3044,6 +3052,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The new language applies when EagleChat starts again.</source>
         <translation>新语言将在 EagleChat 下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>Restart now</source>
+        <translation>立即重新启动</translation>
     </message>
 </context>
 <context>
