@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from eagle_chat import paths
+from eagle_chat.cli import SUBCOMMANDS
 from eagle_chat.core.generation.devices import (
     DEVICE_KINDS,
     device_choices,
@@ -31,8 +32,8 @@ def gui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="eagle-chat",
         description="EagleChat: chat with a local model, made fast by EAGLE-3 speculative decoding. "
-        "Subcommands: `eagle-chat bench --help`, `eagle-chat models --help`, `eagle-chat conversations --help`, "
-        "`eagle-chat docs --help`.",
+        f"Subcommands (each with its own --help): {', '.join(SUBCOMMANDS)}. "
+        "`eagle-chat --self-test` checks that the install runs.",
     )
     parser.add_argument("--model", type=Path, help="target model folder (OpenVINO IR)")
     parser.add_argument("--draft", type=Path, help="EAGLE-3 draft folder (OpenVINO IR)")
