@@ -1,0 +1,24 @@
+"""Smaller findings of the walk, each driven as the user did it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.helpers.window import send
+
+
+def test_required_tool_use_is_not_carried_into_a_new_conversation(qtbot, open_window):
+    window = open_window()
+    window.options.max_tokens.setValue(8)
+    send(qtbot, window, "hello")
+    first = window.controller.conversation.id
+    combo = window.agent.combo
+    index = combo.findData("required")
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)  # as a user's pick
+    assert window.agent.mode() == "required"
+    qtbot.mouseClick(window.conversations.new_button, Qt.MouseButton.LeftButton)
+    assert window.controller.conversation.id != first
+    assert window.agent.mode() != "required" and combo.currentText() != combo.itemText(index)
+    window.controller.open_conversation(first)  # its own choice comes back with it
+    assert window.agent.mode() == "required"
