@@ -327,6 +327,8 @@ def test_every_action_button_and_link_runs_without_a_failure(qtbot, qasync_loop,
     window.prompt.clear()
     message, _ = send(qtbot, window, "Still there?")  # the window still answers
     assert message.content and message is window.controller.conversation.messages[-1]
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
     QTest.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)  # File → Quit
     qtbot.waitUntil(lambda: window.closer.done, timeout=60_000)  # closes properly (the fixture checks threads)
     assert not window.isVisible()

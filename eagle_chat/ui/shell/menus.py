@@ -25,6 +25,7 @@ def build_menus(window) -> None:
     quit_action = QAction(translate("menus", "&Quit"), window, shortcut=QKeySequence("Ctrl+Q"))
     quit_action.setObjectName("actionQuit")
     quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+    quit_action.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)  # from the comparison window too
     quit_action.triggered.connect(window.close)  # the usual close: stops a reply, saves, waits for the engine
     file_menu.addAction(quit_action)
     bar.addMenu(window.models_menu)
