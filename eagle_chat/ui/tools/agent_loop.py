@@ -303,7 +303,10 @@ class AgentLoop(QObject):
     def _show_mode(self) -> None:
         """The opened conversation's own choice; one that has none keeps the last, except "Required": forcing
         a tool call is a choice for one conversation, and carried into a new one it made every reply a call."""
-        mode = self.modes.get(self._conversation_id())
+        opened = self._conversation_id()
+        mode = self.modes.get(opened)
+        if mode is None and opened is not None and None in self.modes:  # chosen before its first message
+            mode = self.modes[opened] = self.modes.pop(None)
         if mode is None and self.mode() == "required":
             mode = "auto"
         if mode is not None:
