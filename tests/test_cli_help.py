@@ -1,4 +1,5 @@
-"""``eagle-chat --help`` names every subcommand the dispatcher knows, and --self-test (it left out tools and
+"""``eagle-chat --help`` names every subcommand the dispatcher knows (cli.COMMANDS; the help cannot import the
+entry side, so this test keeps the two together), and --self-test (it left out tools and
 --self-test, so a user could not find them from the command line)."""
 
 from __future__ import annotations

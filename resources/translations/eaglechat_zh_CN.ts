@@ -1596,6 +1596,10 @@ Data folder: {folder}</source>
         <source>(the file is no longer there)</source>
         <translation>（该文件已不存在）</translation>
     </message>
+    <message>
+        <source>No program could be started to open this file. Open it from its folder: {folder}</source>
+        <translation>无法启动程序来打开此文件。请从它所在的文件夹打开：{folder}</translation>
+    </message>
 </context>
 <context>
     <name>SpeculationDisplay</name>

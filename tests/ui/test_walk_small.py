@@ -22,3 +22,20 @@ def test_required_tool_use_is_not_carried_into_a_new_conversation(qtbot, open_wi
     assert window.agent.mode() != "required" and combo.currentText() != combo.itemText(index)
     window.controller.open_conversation(first)  # its own choice comes back with it
     assert window.agent.mode() == "required"
+
+
+def test_open_the_file_says_so_where_no_program_can_open_it(qtbot, tmp_path, monkeypatch):
+    """Where the system has no viewer for a cited file, "Open the file" failed silently."""
+    from PySide6.QtGui import QDesktopServices
+
+    from eagle_chat.ui.chat.source_preview import SourcePreview
+
+    cited = tmp_path / "notes.docx"
+    cited.write_bytes(b"x")
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda _url: False))
+    preview = SourcePreview()
+    qtbot.addWidget(preview)
+    preview.show_source({"n": 1, "path": str(cited), "text": "a passage", "file": cited.name})
+    assert not preview.status.isVisible()
+    qtbot.mouseClick(preview.open_button, Qt.MouseButton.LeftButton)
+    assert preview.status.isVisible() and str(tmp_path) in preview.status.text()

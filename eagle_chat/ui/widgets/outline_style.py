@@ -4,6 +4,7 @@ Fusion (Linux, and any style without a dark mode of its own) draws an unchecked 
 window: on a dark palette that is a dark square on near-black, nearly invisible (the walk's finding; sampled
 1.1:1 against the panel). Here the indicator keeps the style's drawing, and on a dark palette gets a ring in
 the faint text colour over it (≥ 3:1, WCAG's figure for controls). Light palettes are drawn as the style does.
+Installed once by the app (eagle_chat.app) before the theme is applied.
 """
 
 from __future__ import annotations

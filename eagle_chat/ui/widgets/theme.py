@@ -143,11 +143,8 @@ def dark_palette() -> QPalette:
 
 def apply_theme(app, choice: str) -> None:
     """``system`` follows the platform; ``light`` / ``dark`` force one (colour scheme hint + palette)."""
-    from eagle_chat.ui.widgets import outline_style  # a QtWidgets style: theme's colours stay QtGui only
-
     if choice not in THEMES:
         choice = "system"
-    outline_style.install(app)
     hints = app.styleHints()
     scheme = {"system": Qt.ColorScheme.Unknown, "light": Qt.ColorScheme.Light, "dark": Qt.ColorScheme.Dark}
     if hasattr(hints, "setColorScheme"):  # Qt 6.8+
