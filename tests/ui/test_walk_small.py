@@ -39,3 +39,26 @@ def test_open_the_file_says_so_where_no_program_can_open_it(qtbot, tmp_path, mon
     assert not preview.status.isVisible()
     qtbot.mouseClick(preview.open_button, Qt.MouseButton.LeftButton)
     assert preview.status.isVisible() and str(tmp_path) in preview.status.text()
+
+
+def test_file_dialogs_open_in_the_documents_folder_not_the_working_directory(qtbot, open_window, monkeypatch,
+                                                                            tmp_path):
+    """They opened in the process's working directory: the installer's folder, a shortcut's, the repository."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from eagle_chat import paths
+
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda _parent, _title, folder, _filters="": asked.append(folder) or ("", "")))
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames",
+                        staticmethod(lambda _parent, _title, folder, _filters="": asked.append(folder) or ([], "")))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda _parent, _title, folder="": asked.append(folder) or ""))
+    monkeypatch.chdir(tmp_path)
+    window = open_window()
+    window.message_actions.import_clicked()
+    window.documents.choose_files()
+    window.models_menu.choose_folders()
+    assert asked and all(folder == paths.start_folder() for folder in asked), asked
+    assert paths.start_folder() != str(tmp_path)
