@@ -227,3 +227,10 @@ def resources_dir() -> Path:
         if candidate.is_dir():
             return candidate
     return candidates[-1]
+
+
+def start_folder() -> str:
+    """Where a file dialog opens: the user's documents folder, else home — never the process's working
+    directory (a shortcut or the installer's folder on Windows, the repository for a developer)."""
+    documents = Path(platformdirs.user_documents_dir())
+    return str(documents if documents.is_dir() else Path.home())

@@ -1596,6 +1596,10 @@ Data folder: {folder}</source>
         <source>(the file is no longer there)</source>
         <translation>（该文件已不存在）</translation>
     </message>
+    <message>
+        <source>No program could be started to open this file. Open it from its folder: {folder}</source>
+        <translation>无法启动程序来打开此文件。请从它所在的文件夹打开：{folder}</translation>
+    </message>
 </context>
 <context>
     <name>SpeculationDisplay</name>
@@ -2970,6 +2974,14 @@ then start the download again (finished downloads are kept).</source>
 <context>
     <name>menus</name>
     <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -3044,6 +3056,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The new language applies when EagleChat starts again.</source>
         <translation>新语言将在 EagleChat 下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>Restart now</source>
+        <translation>立即重新启动</translation>
     </message>
 </context>
 <context>

@@ -19,6 +19,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QScreen, QShortcut
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QLayout, QSplitter, QVBoxLayout, QWidget
 
+from eagle_chat import paths
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.measure.compare import (
     WARMUP_MAX_TOKENS,
@@ -270,7 +271,7 @@ class CompareView(QWidget):
             pane.set_tint(on)
 
     def _export_clicked(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Export the comparison to…"))
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Export the comparison to…"), paths.start_folder())
         if folder:
             written = self.export(Path(folder))
             files = self.tr(", ", "between the items of a list").join(p.name for p in written)
