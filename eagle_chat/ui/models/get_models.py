@@ -134,6 +134,11 @@ class GetModelsDialog(QDialog):
         self.catalog_list.setAccessibleDescription(self.tr("Each entry is a main model with its EAGLE-3 draft "
                                                            "model, their download size and whether it is installed"))
         self.catalog_list.currentItemChanged.connect(self._on_entry_changed)
+        # Entries wrap to the list's width: on a 1280×720 screen a long title and its size line must be read
+        # without a horizontal scrollbar (tests/ui/test_get_models_fits_720p.py)
+        self.catalog_list.setWordWrap(True)
+        self.catalog_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.catalog_list.setResizeMode(QListWidget.ResizeMode.Adjust)
 
         self.description = QLabel()
         self.description.setObjectName("catalogDescription")
