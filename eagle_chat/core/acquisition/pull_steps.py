@@ -213,7 +213,11 @@ class ExportStep(Step):
         self.options = options
         self.approx_bytes = approx_bytes
         self.route = "converter"  # or "optimum", decided in prepare() once the head is on disk
-        self.title = f"Exporting the EAGLE-3 draft to OpenVINO ({eagle3_converter.effective_format(options)})"
+        written = eagle3_converter.effective_format(options)
+        self.title = f"Exporting the EAGLE-3 draft to OpenVINO ({written})"
+        if written != options.weight_format:  # int4/int8 need NNCF, which EagleChat does not depend on
+            self.title += (f" — NNCF is not installed, so the draft keeps 16-bit weights (about "
+                           f"{staging.format_bytes(approx_bytes)} instead of roughly a third of that as int4)")
 
     def is_done(self) -> bool:
         try:
