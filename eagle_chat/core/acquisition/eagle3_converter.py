@@ -77,7 +77,7 @@ def convert_head(head_dir: Path, out_dir: Path, options: ExportOptions, log=prin
 
 
 def _compress(model, options: ExportOptions, weight_format: str):
-    import nncf
+    import nncf  # type: ignore[import-untyped]
 
     if weight_format == "int8":
         mode = nncf.CompressWeightsMode.INT8_SYM if options.sym else nncf.CompressWeightsMode.INT8_ASYM

@@ -15,6 +15,7 @@ import struct
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +111,7 @@ def _inv_freq(head_dim: int, theta: float, rope_type: str, rope: dict) -> np.nda
 
 # ---- weights --------------------------------------------------------------------------------------------
 
-_SAFETENSORS_DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": "bf16", "F64": np.float64,
+_SAFETENSORS_DTYPES: dict[str, Any] = {"F32": np.float32, "F16": np.float16, "BF16": "bf16", "F64": np.float64,
                        "I64": np.int64, "I32": np.int32, "I16": np.int16, "I8": np.int8, "U8": np.uint8,
                        "BOOL": np.bool_}
 
@@ -161,7 +162,7 @@ def _bf16(raw: np.ndarray) -> np.ndarray:
     return (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
 
 
-_TORCH_STORAGES = {"HalfStorage": np.float16, "FloatStorage": np.float32, "DoubleStorage": np.float64,
+_TORCH_STORAGES: dict[str, Any] = {"HalfStorage": np.float16, "FloatStorage": np.float32, "DoubleStorage": np.float64,
                    "BFloat16Storage": "bf16", "LongStorage": np.int64, "IntStorage": np.int32,
                    "ShortStorage": np.int16, "CharStorage": np.int8, "ByteStorage": np.uint8,
                    "BoolStorage": np.bool_}
