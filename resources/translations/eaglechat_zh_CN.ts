@@ -2059,6 +2059,14 @@ Data folder: {folder}</source>
         <translation>EagleChat 无法打开你的对话数据库 {path}（{reason}）。它会每隔几秒重试一次；没有移动或更改任何内容。在此之前无法保存对话。</translation>
     </message>
     <message>
+        <source>EagleChat&apos;s converter cannot build this EAGLE-3 head ({architecture}): {problems}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>EagleChat&apos;s converter does not know this draft: its config.json names architectures {architectures} and model type {model_type!r}; it converts Llama-type EAGLE-3 heads (LlamaForCausalLMEagle3, as AngelSlim and the EAGLE authors publish them).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Exporting the EAGLE-3 draft to OpenVINO needs optimum-intel, which is not installed (missing: {missing}). Install it into the Python that runs EagleChat ({python}), CPU build of torch first:
   {python} -m pip install torch --index-url https://download.pytorch.org/whl/cpu
   {python} -m pip install &quot;eagle-chat[build-models]&quot;
@@ -2069,8 +2077,8 @@ then start the download again (finished downloads are kept).</source>
 然后重新开始下载（已完成的下载会保留）。</translation>
     </message>
     <message>
-        <source>Exporting the draft with optimum-cli failed: {detail}</source>
-        <translation>用 optimum-cli 导出草稿模型失败：{detail}</translation>
+        <source>Exporting the draft with {tool} failed: {detail}</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Generation failed on the server: {detail}</source>
@@ -2185,8 +2193,32 @@ then start the download again (finished downloads are kept).</source>
         <translation>API 服务器未能启动：{error}</translation>
     </message>
     <message>
+        <source>The EAGLE-3 head has a {draft}-token draft vocabulary but no d2t map to the target&apos;s {vocab} tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head has no tensor {name} (it has: {names}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The EAGLE-3 head in {head_dir} has no readable config.json ({error}).</source>
         <translation>{head_dir} 中的 EAGLE-3 草稿头没有可读取的 config.json（{error}）。</translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head in {head_dir} has no weights (no *.safetensors or pytorch_model.bin).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head&apos;s attention shape ({heads} heads, {kv} key/value heads, head size {dim}) is not one the converter builds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head&apos;s d2t has shape {found}; its config.json implies [{draft}].</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head&apos;s {name} has shape {found}; its config.json implies {shape}.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The NPU models were compiled for draft trees up to depth {max_depth}, {max_branching} branches and {max_tokens} draft tokens ({detail}). Choose fewer draft tokens or a smaller tree.</source>
@@ -2497,6 +2529,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>你的对话数据库 {path} 已损坏（{reason}），且无法移到一旁（{move_error}）；它保持原样未动。请关闭正在使用它的程序，然后重新启动 EagleChat。</translation>
     </message>
     <message>
+        <source>{error} optimum-intel, which could try it instead, is not installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{kind} is not available here. {reason}</source>
         <translation>{kind} 在本机上不可用。{reason}</translation>
     </message>
@@ -2541,6 +2577,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>{path} 不存在。</translation>
     </message>
     <message>
+        <source>{path} does not hold a state dict.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{path} from {repo} has {size:,} bytes but the hub lists {listed:,}; the transfer was cut short or changed. Download the model again.</source>
         <translation>{repo} 的 {path} 有 {size:,} 字节，但模型仓库列出的是 {listed:,}；传输被中断或文件已变更。请重新下载模型。</translation>
     </message>
@@ -2569,8 +2609,16 @@ then start the download again (finished downloads are kept).</source>
         <translation>{path} 是 EAGLE-3 草稿头，不是完整模型。请把它选作草稿模型，并选择与之匹配的主模型（例如 OpenVINO int4 Qwen3）。</translation>
     </message>
     <message>
+        <source>{path} is a legacy (pre-zip) PyTorch file, which the converter does not read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{path} is an encrypted PDF (it needs a password); EagleChat cannot read it.</source>
         <translation>{path} 是加密的 PDF（需要密码），EagleChat 无法读取。</translation>
+    </message>
+    <message>
+        <source>{path} is not a PyTorch state dict (no data.pkl).</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{path} is not a kind of file EagleChat can read (text, Markdown, source code, HTML, PDF, DOCX).</source>
@@ -2603,6 +2651,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>{path} no longer exists.</source>
         <translation>{path} 已不存在。</translation>
+    </message>
+    <message>
+        <source>{path}: tensor {name} has type {dtype}, which the converter does not read.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{port} is not a port number (0–65535).</source>
@@ -3586,8 +3638,12 @@ Open it in your browser?</source>
         <translation>下载后即可运行。</translation>
     </message>
     <message>
-        <source>Its draft is prepared for OpenVINO on this computer after the download (a few minutes; needs the build-models extra).</source>
-        <translation>下载后会在本机为 OpenVINO 准备其草稿模型（需要几分钟；需要 build-models 附加组件）。</translation>
+        <source>Its draft is converted to OpenVINO on this computer after the download (under a minute; no extra packages).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its draft is converted to OpenVINO on this computer after the download (under a minute). NNCF is not installed, so the draft keeps 16-bit weights: about {size} on disk, where int4 would take about a third of that.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Unverified: {what}</source>

@@ -1,10 +1,9 @@
 """The Get models dialog: pick a known pair, press Download, get a working model.
 
 One action does what users otherwise do by hand: download the OpenVINO target and the EAGLE-3 head,
-export the head, check the pair, register it (see :mod:`eagle_chat.core.acquisition.pulls`). An entry
-whose draft needs an export this EagleChat cannot run (the standalone bundle, or a pip install without
-the ``build-models`` extra) is listed with the reason and its Download is off; entries whose
-repositories were not checked say so. The work runs in child
+convert the head (no PyTorch), check the pair, register it (see :mod:`eagle_chat.core.acquisition.pulls`).
+In the standalone bundle, which cannot convert, such entries show why and their Download is off; entries
+whose repositories were not checked say so. The work runs in child
 processes driven by :class:`~eagle_chat.ui.models.pull_runner.PullRunner`; the dialog shows bytes, speed
 and time left, and Cancel stops the process at once. Nothing is registered until every step succeeded.
 
@@ -134,6 +133,8 @@ class GetModelsDialog(QDialog):
         self.catalog_list.setAccessibleDescription(self.tr("Each entry is a main model with its EAGLE-3 draft "
                                                            "model, their download size and whether it is installed"))
         self.catalog_list.currentItemChanged.connect(self._on_entry_changed)
+        self.catalog_list.setWordWrap(True)  # entries wrap, no horizontal scrollbar at 1280×720 (tests/ui/…720p.py)
+        self.catalog_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         self.description = QLabel()
         self.description.setObjectName("catalogDescription")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
+from eagle_chat.core.acquisition.eagle3_converter import nncf_available
 from eagle_chat.core.acquisition.staging import format_bytes
 from eagle_chat.core.acquisition.pull_steps import Progress
 from eagle_chat.core.generation import outlook
@@ -327,9 +328,16 @@ def catalog_entry_details(entry: CatalogEntry) -> str:
     lines = [entry.description, " · ".join(facts)]
     if entry.license:
         lines.append(translate("texts", "Licence: {license}.").format(license=entry.license))
-    lines.append(translate("texts", "Ready to run as downloaded.") if not entry.needs_export else
-                 translate("texts", "Its draft is prepared for OpenVINO on this computer after the download (a few "
-                                    "minutes; needs the build-models extra)."))
+    if not entry.needs_export:
+        lines.append(translate("texts", "Ready to run as downloaded."))
+    elif nncf_available():
+        lines.append(translate("texts", "Its draft is converted to OpenVINO on this computer after the download "
+                                        "(under a minute; no extra packages)."))
+    else:
+        lines.append(translate("texts", "Its draft is converted to OpenVINO on this computer after the download "
+                                        "(under a minute). NNCF is not installed, so the draft keeps 16-bit weights: "
+                                        "about {size} on disk, where int4 would take about a third of that.").format(
+            size=format_bytes(entry.variant("CPU").draft.approx_bytes)))
     if entry.unverified:
         lines.append(translate("texts", "Unverified: {what}").format(what=entry.unverified))
     return "\n".join(lines)
