@@ -152,7 +152,7 @@ def extras(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = 
 
 def chunk(reply: ReplyIdentity, *, content: str | None = None, reasoning: str | None = None,
           role: bool = False, finish: str | None = None, tool_calls: list[dict] | None = None) -> dict:
-    """One streamed chunk; the delta holds only what is set (``tool_calls``: see :func:`call_deltas`)."""
+    """One streamed chunk; the delta holds only what is set (``tool_calls``: whole calls, see :mod:`reply_text`)."""
     if reply.kind == "chat":
         delta: dict = {}
         if role:
@@ -174,14 +174,6 @@ def usage_chunk(reply: ReplyIdentity, stats: GenerationStats, more: dict) -> dic
     """The last chunk when ``stream_options.include_usage`` is set: no choices, the usage."""
     return {"id": reply.id, "object": reply.chunk_object, "created": reply.created, "model": reply.model,
             "system_fingerprint": None, "choices": [], "usage": usage(stats), **more}
-
-
-def call_deltas(delta) -> list[dict]:
-    """A tool-call parser's Delta as OpenAI streams calls: a call's first delta has its index, id, type, name
-    and empty arguments, the next ones its index and a piece of the arguments."""
-    out = [{"index": c.index, "id": c.id, "type": "function", "function": {"name": c.name, "arguments": ""}}
-           for c in delta.started]
-    return out + [{"index": index, "function": {"arguments": piece}} for index, piece in delta.arguments]
 
 
 def message_calls(calls) -> list[dict]:
