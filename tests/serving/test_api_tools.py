@@ -122,6 +122,29 @@ def test_a_call_cut_by_max_tokens_never_surfaces(client, limit):
     assert [c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason] == ["length"]
 
 
+def cached_on_the_second_turn(client, block=32):
+    """A conversation's second turn (chat, whole and streamed) and a repeated Responses prompt report prompt
+    tokens served from the cache: whole KV blocks (32 tokens on CPU), at least the first turn's prompt."""
+    first = ask(client, tool_choice="none", max_tokens=20)
+    conversation = [*ASK, {"role": "assistant", "content": first.choices[0].message.content or ""},
+                    {"role": "user", "content": "And in Rome?"}]
+    second = ask(client, messages=conversation, tool_choice="none", max_tokens=20)
+    cached = second.usage.prompt_tokens_details.cached_tokens
+    assert first.usage.prompt_tokens // block * block <= cached < second.usage.prompt_tokens and cached % block == 0
+    chunks = list(client.chat.completions.create(model=MODEL, messages=conversation, tools=TOOLS, tool_choice="none",
+                                                 max_tokens=20, stream=True, stream_options={"include_usage": True}))
+    assert chunks[-1].usage.prompt_tokens_details.cached_tokens >= cached
+    ask_twice = {"model": MODEL, "instructions": "You answer questions about the weather, briefly. " * 6,
+                 "input": "What is the weather in Paris?", "max_output_tokens": 16}
+    client.responses.create(**ask_twice)
+    again = client.responses.create(**ask_twice)
+    assert again.usage.input_tokens_details.cached_tokens >= block
+
+
+def test_cached_tokens_on_the_second_turn(client):
+    cached_on_the_second_turn(client)
+
+
 @pytest.mark.parametrize("choice", ["auto", "none"])
 def test_auto_and_none_give_well_formed_replies(client, choice):
     final, chunks = streamed(client, tool_choice=choice, max_tokens=60)
@@ -233,6 +256,7 @@ def test_a_grammar_on_the_d2t_pair_is_served_without_drafting_and_the_log_says_s
         named = ask(client, tool_choice=NAMED, max_tokens=FORCED_TOKENS)  # named: exactly one call on this pair too
         assert named.choices[0].finish_reason == "tool_calls" and len(named.choices[0].message.tool_calls) == 1
         check_call(named.choices[0].message.tool_calls[0], "add")
+        cached_on_the_second_turn(client)
         as_json = client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=60,
                                                  response_format={"type": "json_object"})
         free = client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=30)
@@ -243,4 +267,4 @@ def test_a_grammar_on_the_d2t_pair_is_served_without_drafting_and_the_log_says_s
         log = server.log_path.read_text(encoding="utf-8")
         for grammar in ("tool_call", "json_object"):
             assert f"{grammar} grammar: drafting off (reduced-vocabulary draft)" in log, log[-2000:]
-        assert log.count("grammar") == 3  # the two forced calls and the JSON reply; the free reply's line names none
+        assert log.count("grammar") == 3  # the two forced calls and the JSON reply; the free replies' lines name none

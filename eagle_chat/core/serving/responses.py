@@ -80,7 +80,8 @@ def finish_reason(stats: GenerationStats, max_tokens: int, stop_hit: bool, cut: 
 
 def usage(stats: GenerationStats) -> dict:
     prompt, completion = int(stats.input_tokens), int(stats.generated_tokens)
-    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion,
+            "prompt_tokens_details": {"cached_tokens": int(getattr(stats, "cached_tokens", 0) or 0)}}
 
 
 def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False,
@@ -203,7 +204,10 @@ def batched(bodies: list[dict]) -> dict:
     its place), the usage summed. Each choice carries its own reply's ``eagle_chat`` and ``timings``."""
     choices = [{**body["choices"][0], "index": i, "eagle_chat": body["eagle_chat"], "timings": body["timings"]}
                for i, body in enumerate(bodies)]
-    total = {key: sum(body["usage"][key] for body in bodies) for key in bodies[0]["usage"]}
+    total: dict[str, Any] = {key: sum(body["usage"][key] for body in bodies) for key in ("prompt_tokens",
+                             "completion_tokens", "total_tokens")}
+    total["prompt_tokens_details"] = {"cached_tokens": sum(b["usage"]["prompt_tokens_details"]["cached_tokens"]
+                                                           for b in bodies)}
     first = {key: value for key, value in bodies[0].items() if key not in ("eagle_chat", "timings")}
     return {**first, "choices": choices, "usage": total}
 
