@@ -23,6 +23,7 @@ from eagle_chat.core.generation import context as ctx, devices as dev, kv_cache,
 from eagle_chat.core.generation.chat_tokens import ChatTokens, Prompt, chat_renderer, messages_key, tokenized_inputs
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
+from eagle_chat.core.generation.prefix_record import PrefixRecord
 from eagle_chat.core.generation.streamer import ChunkStreamer, token_lengths
 from eagle_chat.core.generation.reasoning import Split, prompt_opens_reasoning, split_reasoning, thinking_figures
 from eagle_chat.core.models import folders
@@ -178,7 +179,7 @@ class Engine:
         self._tokenizer = self._pipe.get_tokenizer()
         self._token_lengths = token_lengths(self._tokenizer)
         self._lock = threading.Lock()
-        self._prefilled = prefill.Prefilled()  # the next-turn prefill's prompt, until the request after it
+        self._record = PrefixRecord.of(self.plan.scheduler, self.plan.device)  # cached and prefilled prompt tokens
         self._chat = ChatTokens(self._tokenizer)  # a message's text stays text (see chat_tokens)
         self._last_render: tuple[tuple, Prompt] | None = None  # (the prompt's key, its text and ids)
         self.context_limits = ctx.limits_for(self.plan, spec.npu)
@@ -298,7 +299,7 @@ class Engine:
                                   steps=streamer.finish_record(text))
         stats.load_time_ms, stats.drafting_off_by_grammar = self.load_time_ms, held
         stats.draft_skipped = short_prompt.NO_DRAFT_REASON if plain else structured.GRAMMAR_D2T_REASON if held else None
-        stats.prefilled_tokens = self._prefilled.after(sent.ids, next_turn)
+        self._record.note(pipe, None if raw else sent.ids, next_turn, stats)
         if not next_turn:
             stats.history_tokens, stats.history_dropped = plan.history_tokens, plan.dropped
         if speculative and settings.tree_depth:
@@ -387,8 +388,7 @@ def check_prompt_length(count: int, *, device: str, npu: dev.NpuOptions, max_con
 
 def _first_line(error: BaseException) -> str:
     lines = [ln.strip() for ln in str(error).splitlines() if ln.strip()]
-    useful = [ln for ln in lines if not ln.startswith(("Exception from", "Check '"))]
-    return (useful or lines or [type(error).__name__])[-1]
+    return ([ln for ln in lines if not ln.startswith(("Exception from", "Check '"))] or lines or [type(error).__name__])[-1]
 
 
 def _load_error(plan: LoadPlan, error: BaseException) -> EngineError:

@@ -55,6 +55,7 @@ class GenerationStats:
     history_dropped: int = 0
     # Prompt tokens the next-turn prefill just before this reply had run (core.generation.prefill; None: a prefill)
     prefilled_tokens: int | None = None
+    cached_tokens: int = 0  # prompt tokens prefix caching served, in whole KV blocks (core.generation.prefix_record)
 
     @property
     def answer_tokens(self) -> int:

@@ -220,6 +220,7 @@ class _Reply:
             num_assistant_tokens=int(f.get("num_assistant_tokens") or 0),
             generated_tokens=generated,
             input_tokens=int(usage.get("prompt_tokens") or 0),
+            cached_tokens=int((usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0),
             ttft_ms=first * 1000.0,  # as this client saw it, server queue and network included
             tpot_ms=f.get("tpot_ms") or ((last - first) * 1000.0 / (generated - 1) if generated > 1 else 0.0),
             tokens_per_s=f.get("tokens_per_s") or measured_rate,
