@@ -21,7 +21,8 @@ from pathlib import Path
 from eagle_chat.core.generation.engine_errors import (EngineError as EngineError, SamplingWithDraftError as
                                                     SamplingWithDraftError, check_prompt_length as check_prompt_length,
                                                     first_line as _first_line, load_error as _load_error,
-                                                    MethodUnavailable as MethodUnavailable, method_unavailable)
+                                                    MethodUnavailable as MethodUnavailable, method_unavailable,
+                                                    check_not_empty)
 from eagle_chat.core.generation import context as ctx, devices as dev, kv_cache, prefill, prompt_lookup, short_prompt
 from eagle_chat.core.generation import speculation as spec_, structured
 from eagle_chat.core.generation.chat_tokens import ChatTokens, Prompt, chat_renderer, messages_key, tokenized_inputs
@@ -267,7 +268,7 @@ class Engine:
         if lookup:
             prompt_lookup.configure(config, choice.k)
         if not next_turn:
-            self._check_prompt(prompt)
+            check_not_empty(prompt)
             plan = self.plan_context(prompt, settings)
             config.max_new_tokens = plan.max_new_tokens
             sent = self.prompt([{"role": "user", "content": prompt}] if isinstance(prompt, str) else plan.messages,
@@ -278,7 +279,7 @@ class Engine:
         inputs = [prompt] if raw else tokenized_inputs(sent.ids)
         continuing = not next_turn and not isinstance(prompt, str) and plan.messages[-1].get("role") == "assistant"
         stop = stop or threading.Event()
-        plain = settings.speculative and self.plan.device != "NPU" and (  # one token: EAGLE-3 cannot draft (short_prompt)
+        plain = self.has_draft and not lookup and self.plan.device != "NPU" and (  # one token: EAGLE-3 cannot draft (short_prompt)
             short_prompt.is_one_token(self._tokenizer, prompt) if raw and isinstance(prompt, str) else len(sent.ids) < 2)
         config.num_assistant_tokens = 0 if plain else config.num_assistant_tokens
         speculative = lookup or self.has_draft and bool(config.num_assistant_tokens)
@@ -305,7 +306,7 @@ class Engine:
         stats.load_time_ms, stats.drafting_off_by_grammar = self.load_time_ms, held
         stats.method = choice.method if speculative else spec_.OFF
         stats.method_kind, stats.method_basis = choice.kind, choice.basis
-        if not next_turn and not stopped:
+        if not next_turn and not stopped:  # what ``auto`` learns from
             self.record.add(choice.kind, stats.method, stats.tokens_per_step, stats.tokens_per_s)
         stats.draft_skipped = short_prompt.NO_DRAFT_REASON if plain else structured.GRAMMAR_D2T_REASON if held else None
         stats.prefilled_tokens = self._prefilled.after(sent.ids, next_turn)
@@ -320,21 +321,23 @@ class Engine:
         return GenerationResult(text=text, stats=stats, chunks=streamer.chunks, reasoning=reasoning)
 
     def choose(self, prompt: str | Sequence[Message], settings: GenerationSettings) -> spec_.Choice:
-        """How a reply to ``prompt`` with ``settings`` speculates (see ``speculation.choose``); a method this
-        pair does not offer is refused with the ones it has."""
+        """How a reply speculates (``speculation.choose``); a method the pair lacks is refused, naming its own."""
         asked = settings.method if settings.speculative else spec_.OFF
         if asked != spec_.AUTO and asked not in self.methods:
             raise method_unavailable(asked, self.methods)
         if settings.do_sample and asked == spec_.AUTO:  # drafting is greedy-only; sampling decodes plainly
             asked = spec_.OFF
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
-        k = settings.num_assistant_tokens if asked != spec_.PROMPT_LOOKUP else max(settings.num_assistant_tokens, 1)
-        return spec_.choose(messages, self.methods, asked=asked, k=k, tools=settings.tools, record=self.record)
+        return spec_.choose(messages, self.methods, asked=asked, k=settings.num_assistant_tokens, tools=settings.tools,
+                            record=self.record)
 
     def close(self) -> None:
         """Release the pipelines (call on the thread that created them)."""
-        self._pipe = self._lookup = None
-        self._tokenizer = None
+        self._pipe = self._lookup = self._tokenizer = None
+
+    @property
+    def lookup_loaded(self) -> bool:  # has a reply asked for prompt lookup, so its pipeline is built
+        return self._lookup is not None
 
     def _lookup_pipe(self):
         if self._lookup is None:
@@ -393,8 +396,3 @@ class Engine:
                 lowest=MIN_ASSISTANT_TOKENS, highest=upper, device=self.plan.device, k=k,
             )
         return k
-
-    def _check_prompt(self, prompt: str | Sequence[Message]) -> None:
-        users = [{"content": prompt}] if isinstance(prompt, str) else [m for m in prompt if m.get("role") == "user"]
-        if not users or not str(users[-1].get("content", "")).strip():
-            raise EngineError("The message is empty; type something to send.")

@@ -51,3 +51,10 @@ class MethodUnavailable(EngineError):
 def method_unavailable(asked: str, methods) -> MethodUnavailable:
     return MethodUnavailable("Speculation '{asked}' is not available with the loaded model; it offers {methods}.",
                              asked=asked, methods=", ".join(methods))
+
+
+def check_not_empty(prompt) -> None:
+    """Refuse a request whose last user message is empty."""
+    users = [{"content": prompt}] if isinstance(prompt, str) else [m for m in prompt if m.get("role") == "user"]
+    if not users or not str(users[-1].get("content", "")).strip():
+        raise EngineError("The message is empty; type something to send.")
