@@ -129,3 +129,24 @@ def test_what_each_pair_offers_and_asks():
     assert spec.choose(user("hi"), ("off",)).method == "off"
     assert spec.choose(user("hi"), BOTH, asked="off") == spec.Choice("off", 0, "prose", "asked")
     assert spec.choose(user(EDIT), ("off", "eagle3")).method == "eagle3"  # no lookup here (NPU): the draft
+
+
+def test_a_dflash_draft_is_recognised_and_handed_to_genai_dflash_path(tiny_pair, tmp_path):
+    """Unverified end to end (no DFlash head can be built here): the folder is read as a DFlash draft, its
+    plan turns prefix caching off (GenAI's DFlash refuses it), and GenAI takes its DFlash path on load."""
+    import shutil
+
+    from eagle_chat.core.generation.engine import EngineError, plan_load
+    from eagle_chat.core.models import folders
+
+    draft = tmp_path / "dflash"
+    shutil.copytree(tiny_pair[1], draft)
+    xml = draft / "openvino_model.xml"
+    xml.write_text(xml.read_text().replace('<eagle3_mode value="True" />', '<dflash_mode value="True" />'))
+    assert folders.inspect_draft(draft).draft_kind == "dflash"
+    assert folders.inspect_draft(tiny_pair[1]).draft_kind == "eagle3"
+    assert plan_load(PipelineSpec(tiny_pair[0], draft)).scheduler["enable_prefix_caching"] is False
+    assert plan_load(PipelineSpec(tiny_pair[0], tiny_pair[1])).scheduler["enable_prefix_caching"] is True
+    with pytest.raises(EngineError, match="DFlash draft model is missing dflash_mask_token_id"):
+        Engine(PipelineSpec(tiny_pair[0], draft, precision="f32"))
+    assert spec.offered(draft_kind="dflash", device="CPU") == ("off", "dflash", "prompt_lookup")

@@ -94,7 +94,8 @@ def plan_load(spec: PipelineSpec) -> LoadPlan:
             target.path, draft.path if draft else None, precision=spec.precision, context_tokens=target.max_context,
             available_bytes=kv_cache.available_memory(), weights_bytes=kv_cache.weights_size(target.path, spec.draft_dir),
             device=device)
-        scheduler = {**SCHEDULER, "enable_prefix_caching": bool(spec.prefix_cache), "num_kv_blocks": cache.num_kv_blocks}
+        scheduler = {**SCHEDULER, "enable_prefix_caching": bool(spec.prefix_cache) and not (draft and draft.is_dflash),
+                     "num_kv_blocks": cache.num_kv_blocks}  # GenAI's DFlash refuses prefix caching
     if draft is None:
         return LoadPlan(str(target.path), device, props, None, None, None, target, scheduler, cache)
     folders.check_pair(target, draft)
@@ -181,7 +182,8 @@ class Engine:
         self._last_render: tuple[tuple, Prompt] | None = None  # (the prompt's key, its text and ids)
         self.context_limits = ctx.limits_for(self.plan, spec.npu)
         self.reduced_vocab = folders.reduced_vocabulary(self.plan.draft_dir)  # grammars stop it drafting
-        self.methods = spec_.offered(draft_kind=spec_.EAGLE3 if self.has_draft else None, device=self.plan.device)
+        kind = folders.inspect_draft(self.plan.draft_dir).draft_kind if self.has_draft else None  # eagle3 / dflash
+        self.methods = spec_.offered(draft_kind=kind, device=self.plan.device)  # MTP: not run yet (docs)
         self.record = spec_.Record()  # this engine's replies per kind and method: what ``auto`` learns from
         self._lookup = None  # the prompt-lookup pipeline, built for the first reply that runs it
 
@@ -261,9 +263,9 @@ class Engine:
             sent, settings = prefill.next_turn_prompt(self, prompt, settings), prefill.run_settings(settings)
         choice = self.choose(prompt, settings)
         lookup = choice.method == spec_.PROMPT_LOOKUP
-        held = choice.method == spec_.EAGLE3 and structured.stops_drafting(settings.constraint, self.reduced_vocab)
+        held = choice.method in spec_.DRAFTED and structured.stops_drafting(settings.constraint, self.reduced_vocab)
         settings = replace(settings, num_assistant_tokens=choice.k or settings.num_assistant_tokens,
-                           speculative=choice.method == spec_.EAGLE3 and not held)  # held: no drafting
+                           speculative=choice.method in spec_.DRAFTED and not held)  # held: no drafting
         config = self._config(settings)
         if lookup:
             prompt_lookup.configure(config, choice.k)
