@@ -77,3 +77,11 @@ def test_progress_text_with_bytes_and_without():
 def test_model_label_marks_the_bundled_pair():
     assert texts.TOY_NOTE in texts.model_label(ModelChoice(Path("/m/t"), Path("/m/d"), bundled=True))
     assert texts.model_label(ModelChoice(Path("/m/t"), None)) == "t (no draft)"
+
+
+def test_the_stats_line_names_a_method_other_than_eagle3():
+    stats = GenerationStats(mode="speculative", num_assistant_tokens=5, generated_tokens=40, input_tokens=9,
+                            ttft_ms=5, tpot_ms=1, tokens_per_s=900.0, duration_ms=50, tokens_per_step=2.4)
+    assert texts.stats_summary(stats).startswith("speculative · ")  # EAGLE-3, also a reply stored before methods
+    stats.method = "prompt_lookup"
+    assert texts.stats_summary(stats).startswith("speculative (prompt lookup) · ")
