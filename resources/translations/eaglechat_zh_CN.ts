@@ -2177,6 +2177,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>在 {host} 上提供服务会让其他机器也能访问 API；如要这样做，请设置 API 密钥（--api-key），否则请在 127.0.0.1 上提供服务。</translation>
     </message>
     <message>
+        <source>Speculation &apos;{asked}&apos; is not available with the loaded model; it offers {methods}.</source>
+        <translation>已加载的模型不支持推测方式“{asked}”；可用的方式：{methods}。</translation>
+    </message>
+    <message>
         <source>Speculative decoding needs an EAGLE-3 draft model; choose a draft folder first.</source>
         <translation>投机解码需要 EAGLE-3 草稿模型；请先选择草稿模型文件夹。</translation>
     </message>
@@ -3326,6 +3330,10 @@ Open it in your browser?</source>
     <message>
         <source>remote</source>
         <translation>远程</translation>
+    </message>
+    <message>
+        <source>prompt lookup</source>
+        <translation>提示查找</translation>
     </message>
     <message>
         <source>installed</source>

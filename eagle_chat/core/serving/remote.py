@@ -216,7 +216,7 @@ class _Reply:
         first, last = (self.chunks[0].t, self.chunks[-1].t) if self.chunks else (0.0, 0.0)
         measured_rate = (generated - 1) / (last - first) if generated > 1 and last > first else 0.0
         stats = GenerationStats(
-            mode=f.get("mode") or "remote",
+            mode=f.get("mode") or "remote", method=f.get("method") or "",
             num_assistant_tokens=int(f.get("num_assistant_tokens") or 0),
             generated_tokens=generated,
             input_tokens=int(usage.get("prompt_tokens") or 0),

@@ -91,6 +91,9 @@ def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool =
     speculative = stats.mode == "speculative"
     return {
         "mode": stats.mode,
+        "method": stats.speculation,  # how it speculated: "off", "eagle3", "prompt_lookup", "dflash", "mtp"
+        "method_kind": stats.method_kind,  # the kind of work the automatic choice saw ("code_edit", "prose", …)
+        "method_basis": stats.method_basis,  # why that method: "asked", "table", "measured", "overlap", "trying"
         "num_assistant_tokens": stats.num_assistant_tokens if speculative else 0,
         "tree": stats.tree,
         "accepted_tokens": stats.accepted_tokens if speculative else 0,
@@ -223,7 +226,8 @@ def models_list(model: ServedModel | None) -> dict:
                              "structured_output": True, "speculative_decoding": model.has_draft},
             "eagle_chat": {"draft": model.draft, "device": model.device,
                            "supports_thinking": model.supports_thinking, "max_prompt_tokens": model.max_prompt_tokens,
-                           "draft_reduced_vocabulary": model.draft_reduced_vocab},
+                           "draft_reduced_vocabulary": model.draft_reduced_vocab,
+                           "speculation": ["auto", *model.methods]},
         })
     return {"object": "list", "data": data}
 

@@ -58,6 +58,7 @@ CORE_MESSAGES = (
     QT_TRANSLATE_NOOP("core", "OpenVINO reports no CPU device — the installation looks broken."),
     QT_TRANSLATE_NOOP("core", "Sampling is not available while an EAGLE-3 draft is loaded: OpenVINO GenAI streams EAGLE-3 pipelines with greedy decoding only. Load the model without its draft to sample."),
     QT_TRANSLATE_NOOP("core", "Serving on {host} makes the API reachable from other machines; set an API key (--api-key) to do that, or serve on 127.0.0.1."),
+    QT_TRANSLATE_NOOP("core", "Speculation '{asked}' is not available with the loaded model; it offers {methods}."),
     QT_TRANSLATE_NOOP("core", "Speculative decoding needs an EAGLE-3 draft model; choose a draft folder first."),
     QT_TRANSLATE_NOOP("core", "Stopped."),
     QT_TRANSLATE_NOOP("core", "Stopped. What was downloaded so far is kept; run the same download again to resume."),

@@ -41,6 +41,8 @@ SPEED_DEMO_NOTE = QT_TRANSLATE_NOOP("texts", "the toy model widened to ~50M weig
 MODE_NAMES = {"speculative": QT_TRANSLATE_NOOP("texts", "speculative"),
               "baseline": QT_TRANSLATE_NOOP("texts", "baseline"),
               "remote": QT_TRANSLATE_NOOP("texts", "remote")}
+METHOD_NAMES = {"eagle3": "EAGLE-3", "prompt_lookup": QT_TRANSLATE_NOOP("texts", "prompt lookup"),  # core speculation
+                "dflash": "DFlash", "mtp": "MTP"}
 # what stands out on a line of the Get models list
 CATALOG_MARKS = {"installed": QT_TRANSLATE_NOOP("texts", "installed"),
                  "unverified": QT_TRANSLATE_NOOP("texts", "unverified"),
@@ -87,6 +89,8 @@ def stats_summary(stats: GenerationStats) -> str:
         tokens,
     ]
     if stats.mode == "speculative":
+        if stats.speculation != "eagle3":  # EAGLE-3 is what "speculative" has always meant here
+            parts[0] += f" ({translate('texts', METHOD_NAMES.get(stats.speculation, stats.speculation))})"
         parts.append(_drafting(stats.num_assistant_tokens, stats.tree))
         parts.append(translate("texts", "tok/step unknown") if stats.tokens_per_step is None
                      else translate("texts", "{rate:.2f} tok/step").format(rate=stats.tokens_per_step))
