@@ -35,6 +35,9 @@ def eagle_home(tmp_path_factory, monkeypatch) -> Path:
     """Every test gets its own EAGLE_CHAT_HOME, so nothing touches the real user folders."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("EAGLE_CHAT_HOME", str(home))
+    # A new documents index embeds with the tiny embedder (random weights: a test fixture, never the product's
+    # default, which is keyword search alone); the tests of that default take this away.
+    monkeypatch.setenv("EAGLE_CHAT_EMBEDDER", str(MODELS_DIR / "tiny-embedder"))
     return home
 
 

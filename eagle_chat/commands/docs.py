@@ -37,7 +37,7 @@ def docs_parser() -> argparse.ArgumentParser:
         p.add_argument("--embedder", metavar="NAME|DIR",
                        help="an embedding model: a name from `eagle-chat models list` (pulled with `models pull "
                             "NAME`) or a folder (OpenVINO IR, feature-extraction); default: the one the index was "
-                            "built with, else the bundled tiny embedder (toy quality)")
+                            "built with, else none (keyword search only)")
         p.add_argument("--device", default="CPU", help="OpenVINO device for the embedder (default CPU)")
 
     p = sub.add_parser("add", help="index files and folders (again: only what changed)")
@@ -100,6 +100,8 @@ def _embedder(args, store):
     from eagle_chat.core.documents import retrieval
 
     model = retrieval.embedder_model(store, args.embedder)
+    if model is None:
+        print(retrieval.keyword_only_advice(), file=sys.stderr)
     return retrieval.open_embedder(model, args.device), model
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from eagle_chat.core.documents import retrieval
 from eagle_chat.core.documents.embed_host import EmbeddingHost
+from eagle_chat.core.documents.embedder import estimate_tokens
 from eagle_chat.core.documents.indexer import under
 from eagle_chat.core.documents.readers import DocumentError, read_document
 from eagle_chat.core.documents.store import DocumentStore, FileRow
@@ -42,18 +43,14 @@ def collection(conversation_id: int) -> str:
     return f"conversation-{conversation_id}"
 
 
-def estimate_tokens(text: str) -> int:
-    """A generous token count without a tokenizer: ~4 ASCII characters a token, any other character one."""
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
-    return ascii_chars // 4 + (len(text) - ascii_chars) + 1
-
-
 class DocumentGrounding:
     def __init__(self, database: Path, embedder_dir: Path | None = None, device: str = "CPU", *, k: int = DEFAULT_K):
-        """``embedder_dir``: None for the one the index was built with (``retrieval.embedder_model``)."""
+        """``embedder_dir``: None for the one the index was built with (``retrieval.embedder_model``); when
+        there is none, the passages are found by their words alone (``keyword_only``)."""
         self.store = DocumentStore(database)
-        self.embedder_dir = Path(embedder_dir) if embedder_dir else retrieval.embedder_model(self.store).path
-        self.embedder = EmbeddingHost(self.embedder_dir, device)
+        model = None if embedder_dir else retrieval.embedder_model(self.store)
+        self.embedder_dir = Path(embedder_dir) if embedder_dir else (model.path if model is not None else None)
+        self.embedder = EmbeddingHost(self.embedder_dir, device) if self.embedder_dir is not None else None
         self.k = k
         self.last_mode: str | None = None  # "whole" or "passages": what the last sources_for gave
         self._warming: threading.Thread | None = None
@@ -93,7 +90,7 @@ class DocumentGrounding:
     # --- the question's vector --------------------------------------------------------------------------
     def warm(self) -> None:
         """Start the embedding model's process in the background, so the first question does not wait."""
-        if self.embedder.ready or (self._warming is not None and self._warming.is_alive()):
+        if self.embedder is None or self.embedder.ready or (self._warming is not None and self._warming.is_alive()):
             return
         self._warming = threading.Thread(target=self._start, name="eagle-chat-embedder-start", daemon=True)
         self._warming.start()
@@ -111,7 +108,7 @@ class DocumentGrounding:
             self._warming = None
             if self._warm_error is not None:
                 raise self._warm_error
-        return self.embedder.embed_query(question)
+        return self.embedder.embed_query(question) if self.embedder is not None else None
 
     # --- what a reply is given --------------------------------------------------------------------------
     def sources_for(self, conversation: Conversation, context_length: int | None) -> list[dict] | None:
@@ -149,8 +146,14 @@ class DocumentGrounding:
             return None  # gone or changed: what was indexed is searched instead
         return passages if sum(estimate_tokens(p[2]) for p in passages) <= budget else None
 
+    @property
+    def keyword_only(self) -> bool:
+        """No embedding model: passages are found by their words (BM25) alone."""
+        return self.embedder is None
+
     def close(self) -> None:
-        self.embedder.close()
+        if self.embedder is not None:
+            self.embedder.close()
         self.store.close()
 
 

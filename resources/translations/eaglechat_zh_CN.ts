@@ -439,6 +439,10 @@
         <translation>文档 (*.txt *.md *.pdf *.docx *.html *.htm *.py *.json *.csv);;所有文件 (*)</translation>
     </message>
     <message>
+        <source>Your documents are searched by their words only: no embedding model is installed. `eagle-chat models pull {name}` ({size}) adds search by meaning.</source>
+        <translation>文档目前只按字词搜索：尚未安装嵌入模型。运行 `eagle-chat models pull {name}`（{size}）即可按语义搜索。</translation>
+    </message>
+    <message>
         <source>Starting to index…</source>
         <translation>正在开始建立索引…</translation>
     </message>

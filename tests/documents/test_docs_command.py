@@ -118,3 +118,19 @@ def test_paths_are_stored_normalised_so_one_file_is_one_entry(tmp_path, capsys, 
     assert "1 unchanged" in run(capsys, "add", str(tmp_path / "lib"))[1]
     assert [r["file"] for r in json.loads(run(capsys, "list", "--json")[1])] == [str(tmp_path / "lib" / "a.md")]
     assert "Removed 1 file " in run(capsys, "remove", "../lib")[1]
+
+
+def test_a_chinese_question_finds_its_passage_with_no_embedder_and_says_search_is_by_words(
+        tmp_path, capsys, monkeypatch):
+    from tests.documents.chinese_library import ZH_FACT, ZH_QUESTION, chinese_library
+
+    monkeypatch.delenv("EAGLE_CHAT_EMBEDDER")  # what a new user has: no embedder pulled
+    folder = chinese_library(tmp_path / "库")
+    code, out, err = run(capsys, "add", str(folder))
+    assert code == 0 and "4 added" in out, err
+    assert err.count("by their words only") == 1 and "models pull qwen3-embedding-0.6b` (0.6 GB)" in err
+    code, out, err = run(capsys, "search", ZH_QUESTION, "--k", "3", "--json")
+    hits = json.loads(out)
+    assert code == 0 and (Path(hits[0]["file"]).name, hits[0]["page"]) == ("记录.docx", 2)
+    assert ZH_FACT in hits[0]["text"] and hits[0]["bm25_rank"] == 1
+    assert err.count("by their words only") == 1

@@ -198,3 +198,24 @@ def test_the_library_is_indexed_in_the_background_and_a_conversation_answers_fro
     qtbot.mouseClick(dialog.remove_button, Qt.MouseButton.LeftButton)
     assert dialog.folders.count() == 0 and window.documents.grounding.store.files("library") == []
     assert not bar.library_check.isVisibleTo(window)
+
+
+def test_a_chinese_question_finds_its_passage_among_attached_files_with_no_embedder(
+        qtbot, open_window, tmp_path, monkeypatch):
+    from tests.documents.chinese_library import ZH_FACT, ZH_QUESTION, chinese_library
+
+    monkeypatch.delenv("EAGLE_CHAT_EMBEDDER")  # what a new user has: no embedder pulled
+    window = open_window()
+    window.options.max_tokens.setValue(8)
+    folder = chinese_library(tmp_path / "库")
+    complete, _ = indexed(qtbot, window, lambda: window.documents.attach(sorted(folder.iterdir())))
+    assert complete and window.documents.grounding.keyword_only
+    assert "by their words only" in window.notice.text() and "(0.6 GB)" in window.notice.text()
+    window.prompt.setFocus()
+    window.prompt.setPlainText(ZH_QUESTION)  # as an input method commits it (QTest types ASCII keys only)
+    with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=120_000) as finished:
+        qtbot.keyClick(window.prompt, Qt.Key.Key_Return)
+    reply = finished.args[0]
+    assert window.documents.grounding.last_mode == "passages"
+    top = reply.sources[0]
+    assert (Path(top["path"]).name, top["page"]) == ("记录.docx", 2) and ZH_FACT in top["text"]

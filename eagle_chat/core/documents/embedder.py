@@ -27,7 +27,7 @@ class Embedder(Protocol):
 
     def embed_documents(self, texts: list[str]) -> np.ndarray: ...
 
-    def embed_query(self, text: str) -> np.ndarray: ...
+    def embed_query(self, text: str) -> np.ndarray | None: ...  # None: no vectors (keyword search only)
 
 
 class OpenVinoEmbedder:
@@ -80,3 +80,27 @@ class OpenVinoEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return np.asarray(self._pipe.embed_query(text), dtype=np.float32)
+
+
+class KeywordOnly:
+    """No embedding model: the index holds no vectors and search is BM25 alone. What EagleChat uses until an
+    embedder is pulled — the bundled tiny one has random weights, and its vectors would vote noise. Chunks are
+    measured in estimated tokens (~4 ASCII characters or one other character each)."""
+
+    name = "keyword-only"
+    dimensions = 0
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        return [estimate_tokens(text) for text in texts]
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return np.zeros((len(texts), 0), dtype=np.float32)
+
+    def embed_query(self, text: str) -> None:
+        return None
+
+
+def estimate_tokens(text: str) -> int:
+    """A generous token count without a tokenizer: ~4 ASCII characters a token, any other character one."""
+    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    return ascii_chars // 4 + (len(text) - ascii_chars) + 1

@@ -2,7 +2,7 @@
 
 The embedder an index was built with is remembered in the index itself (its meta table: the folder, and the
 pooling, length and query instruction it was run with), so that search, the window and the server embed
-queries as the passages were; without one, the bundled tiny embedder (toy quality). A reranker chosen once by
+queries as the passages were; without one, no vectors at all: keyword search (BM25) alone. A reranker chosen once by
 name or folder is remembered the same way; ``--rerank`` alone then means that one, else the first
 registered reranker, else the bundled tiny one.
 """
@@ -14,7 +14,9 @@ import os
 from pathlib import Path
 
 from eagle_chat import paths
+from eagle_chat.core.documents.embedder import KeywordOnly
 from eagle_chat.core.documents.store import DocumentStore, Hit
+from eagle_chat.core.models.catalog import load_catalog
 from eagle_chat.core.models.document_models import (
     DocumentModel,
     DocumentModelRegistry,
@@ -25,6 +27,10 @@ from eagle_chat.core.models.document_models import (
 EMBEDDER_DIR_KEY = "embedder_dir"  # the folder alone (what older versions wrote and read)
 EMBEDDER_MODEL_KEY = "embedder_model"  # the whole DocumentModel, as JSON
 RERANKER_MODEL_KEY = "reranker_model"
+EMBEDDER_ENV = "EAGLE_CHAT_EMBEDDER"  # the embedder of a new index, when none is named (tests: the tiny one)
+SUGGESTED_EMBEDDER = "qwen3-embedding-0.6b"  # multilingual: Chinese and English in one index
+KEYWORD_ONLY_ADVICE = ("Searching your documents by their words only: no embedding model is installed. "
+                       "`eagle-chat models pull {name}`{size} adds search by meaning.")
 
 
 def _saved(store: DocumentStore, key: str) -> DocumentModel | None:
@@ -38,8 +44,10 @@ def _saved(store: DocumentStore, key: str) -> DocumentModel | None:
     return model if model.path.is_dir() else None
 
 
-def embedder_model(store: DocumentStore, choice: str | os.PathLike | None = None) -> DocumentModel:
-    """The embedder to use: ``choice`` (a registered name or a folder) if given, else the index's own."""
+def embedder_model(store: DocumentStore, choice: str | os.PathLike | None = None) -> DocumentModel | None:
+    """The embedder to use: ``choice`` (a registered name or a folder) if given, else the index's own, else
+    ``EAGLE_CHAT_EMBEDDER`` (a name or folder: the tests name the tiny one), else None: no embedder, keyword
+    search alone. Never the bundled tiny embedder by default: its weights are random, its vectors noise."""
     if choice:
         return resolve(choice, "embedding")
     saved = _saved(store, EMBEDDER_MODEL_KEY)
@@ -48,10 +56,27 @@ def embedder_model(store: DocumentStore, choice: str | os.PathLike | None = None
     folder = store.meta(EMBEDDER_DIR_KEY)
     if folder and Path(folder).is_dir():
         return resolve(folder, "embedding")
-    return bundled("embedding")
+    if store.chunk_count() and store.meta("embedder") == f"{KeywordOnly.name}:0":
+        return None  # a keyword-only index stays one (another embedder's vectors would be missing here)
+    override = os.environ.get(EMBEDDER_ENV, "").strip()
+    return resolve(override, "embedding") if override else None
 
 
-def remember_embedder(store: DocumentStore, model: DocumentModel) -> None:
+def suggested_embedder_size() -> str:
+    """The suggested embedder's download, e.g. "0.6 GB" ("" when the catalog does not say)."""
+    entry = load_catalog().document_model(SUGGESTED_EMBEDDER, "embedding")
+    return f"{entry.model.approx_bytes / 1e9:.1f} GB" if entry is not None and entry.model.approx_bytes else ""
+
+
+def keyword_only_advice() -> str:
+    """The one sentence that says search is by words alone, and how to search by meaning too."""
+    size = suggested_embedder_size()
+    return KEYWORD_ONLY_ADVICE.format(name=SUGGESTED_EMBEDDER, size=f" ({size})" if size else "")
+
+
+def remember_embedder(store: DocumentStore, model: DocumentModel | None) -> None:
+    if model is None:
+        return
     store.set_meta(EMBEDDER_DIR_KEY, os.path.abspath(model.model_dir))
     store.set_meta(EMBEDDER_MODEL_KEY, json.dumps(model.to_json()))
 
@@ -72,8 +97,11 @@ def remember_reranker(store: DocumentStore, model: DocumentModel) -> None:
     store.set_meta(RERANKER_MODEL_KEY, json.dumps(model.to_json()))
 
 
-def open_embedder(model: DocumentModel, device: str = "CPU"):
+def open_embedder(model: DocumentModel | None, device: str = "CPU"):
     from eagle_chat.core.documents.embedder import OpenVinoEmbedder
+
+    if model is None:
+        return KeywordOnly()
 
     return OpenVinoEmbedder(model.path, device, pooling=model.pooling, max_length=model.max_length,
                             query_instruction=model.query_instruction)

@@ -4,23 +4,23 @@ chunk text, in a file of its own beside the conversations (``paths.documents_dat
 Every file's chunks are written in one transaction that also records the file (size, mtime, SHA-256): a
 process killed mid-index leaves each file either fully indexed or as it was, never half of one. Search is
 hybrid: exact cosine over the vectors (numpy, kept in memory between searches) and FTS5's BM25 (unicode61
-words, each CJK character a word, so Chinese matches as phrases), fused by reciprocal rank (RRF,
-k = 60). The FTS table is contentless (the text is in ``chunks`` once) and written by this class in the same
+words, each CJK character a word; a question's terms are built by :mod:`.terms`), fused by reciprocal rank
+(RRF, k = 60) — the vectors' half only when their cosines separate the chunks (:func:`separates`). The FTS table is contentless (the text is in ``chunks`` once) and written by this class in the same
 transaction as the chunks: other programs may read the file but must not delete chunks.
 """
 
 from __future__ import annotations
 
-import re
+import math
 import sqlite3
 import threading
 import time
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from eagle_chat.core.documents.terms import fts_query, fts_text, matched, query_phrases
 from eagle_chat.core.errors import UserError
 
 SCHEMA_VERSION = 1
@@ -29,6 +29,8 @@ RRF_K = 60
 # chunk answers (its IDF is near 0) and costs the most, since BM25 scores every chunk it matches (at 100k
 # chunks a query with such words took p50 188 ms instead of 10).
 COMMON_SHARE = 0.05
+# The vector half of a search votes only when its candidates' cosines spread this far (see :func:`separates`).
+MIN_SEPARATION = 0.08
 FTS_BUDGET_S = 0.15  # past this, the BM25 part of a search is dropped (the vectors still answer)
 FTS_CHECK_EVERY = 20_000  # SQLite virtual-machine steps between two looks at the clock
 SCHEMA = """
@@ -45,6 +47,18 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, content='',
     tokenize='unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
 """
+
+
+def separates(scores: np.ndarray) -> bool:
+    """Whether the query's cosines over the candidate chunks (the best ``candidates`` of them) say anything
+    about which one answers: they must spread over at least :data:`MIN_SEPARATION`. An embedder with random
+    weights (the bundled test one) gives them nearly the same cosine (0.90-0.97 over a small English library,
+    0.97-0.997 over Chinese text), and reciprocal rank fusion would count the order of that noise as much as
+    the keyword rank; a trained embedder puts the passages about the question well above the others."""
+    finite = scores[np.isfinite(scores)]
+    if len(finite) < 2:
+        return len(finite) == 1
+    return float(finite.max() - finite.min()) >= MIN_SEPARATION
 
 
 class DocumentIndexError(UserError):
@@ -82,49 +96,6 @@ class Hit:
                 "collection": self.collection, "text": self.text}
 
 
-# English words too common to say anything: in a question they would match most chunks, and BM25 has to score
-# every chunk a term matches (the cost grows with the index).
-STOPWORDS = frozenset(
-    "the and for are but not you all any can had her was one our out has him his how its may new now old see "
-    "two way who did get let put say she too use what when where which while with would there their them they "
-    "this that these those then than from have been were will into about does doing your yours what why also "
-    "some such only same other more most very just over under again each both few nor off own once here".split())
-
-
-_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])")
-
-
-def fts_text(text: str) -> str:
-    """The text as the full-text index sees it: each CJK character a word of its own (unicode61 would make a
-    whole run of Chinese one token), so a Chinese query matches as a phrase of characters."""
-    return _CJK.sub(r" \1 ", text)
-
-
-def _fold(word: str) -> str:
-    """A word as unicode61 with remove_diacritics stores it: lower case, accents off."""
-    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
-
-
-def query_phrases(text: str) -> list[list[str]]:
-    """The query's words, less common English ones, each a phrase of one token (a CJK run: a phrase of its
-    characters), in the index's own spelling."""
-    phrases, seen = [], set()
-    for word in re.findall(r"\w+", text):
-        word = _fold(word)
-        tokens = fts_text(word).split() if _CJK.search(word) else re.findall(r"[^\W_]+", word)
-        if len(tokens) == 1 and (len(tokens[0]) < 2 or tokens[0] in STOPWORDS) and not _CJK.search(tokens[0]):
-            continue
-        if tokens and tuple(tokens) not in seen:
-            seen.add(tuple(tokens))
-            phrases.append(tokens)
-    return phrases
-
-
-def fts_query(phrases: list[list[str]]) -> str | None:
-    """Phrases as an FTS5 query: quoted, joined by OR (None: nothing to match)."""
-    return " OR ".join('"' + " ".join(p).replace('"', '""') + '"' for p in phrases) or None
-
-
 class DocumentStore:
     def __init__(self, path: Path, *, timeout_s: float = 10.0):
         self.path = Path(path)
@@ -140,6 +111,7 @@ class DocumentStore:
         self._db.executescript(SCHEMA)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self._vectors: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # ids, collections, matrix
+        self.last_vectors_voted = False  # whether the last search's vectors were counted (see separates)
         self._doc_counts: dict[str, int] = {}  # token -> chunks holding it; fts5vocab counts by reading them
 
     def close(self) -> None:
@@ -312,11 +284,39 @@ class DocumentStore:
         finally:
             self._db.set_progress_handler(None, 0)
 
+    def _covering(self, phrases: list[list[str]], found: list[int]) -> list[int]:
+        """BM25's candidates reordered by the rarity of the question's terms each holds, every term counted
+        once whatever the chunk's length (BM25 with k1 = 0 and b = 0: the sum of the matched terms' IDF);
+        FTS5's own BM25 order breaks ties. FTS5's length normalisation otherwise puts a short chunk that
+        repeats the question's common words (a FAQ) above the long one that holds its rare ones and the answer."""
+        if len(found) < 2 or len(phrases) < 2:
+            return found
+        texts = dict(self._db.execute(f"SELECT id, text FROM chunks WHERE id IN ({','.join('?' * len(found))})",
+                                      found))
+        total = max(self.chunk_count(), 1)
+        idf = [math.log(1 + (total - n + 0.5) / (n + 0.5)) for n in (self._phrase_count(p) for p in phrases)]
+        weight = {i: sum(w for w, hit in zip(idf, matched(phrases, texts.get(i, ""))) if hit) for i in found}
+        order = {i: n for n, i in enumerate(found)}
+        return sorted(found, key=lambda i: (-round(weight[i], 9), order[i]))
+
+    def _phrase_count(self, phrase: list[str]) -> int:
+        """Chunks holding ``phrase`` (a word, or two CJK characters side by side), remembered like _doc_count."""
+        if len(phrase) == 1:
+            return self._doc_count(phrase[0])
+        key = " ".join(phrase)
+        count = self._doc_counts.get(key)
+        if count is None:
+            count = self._doc_counts[key] = self._db.execute(
+                "SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (fts_query([phrase]),)).fetchone()[0]
+        return count
+
     def search(self, query: str, query_vector: np.ndarray | None, *, k: int = 5, collection: str | None = None,
                candidates: int = 50) -> list[Hit]:
         with self._lock:
             ranks: dict[int, float] = {}
             cosines: dict[int, float] = {}
+            self.last_vectors_voted = False
+            tail: dict[int, float] = {}  # vectors that do not vote: chunks no keyword found, after those it did
             bm25_ranks: dict[int, int] = {}
             if query_vector is not None:
                 ids, collections, matrix = self._load_vectors()
@@ -327,12 +327,19 @@ class DocumentStore:
                     top = min(candidates, len(scores))
                     best = np.argpartition(-scores, top - 1)[:top]
                     best = best[np.argsort(-scores[best])]
+                    votes = separates(scores[best])
                     for rank, index in enumerate(best):
                         if np.isfinite(scores[index]):
                             chunk_id = int(ids[index])
                             cosines[chunk_id] = float(scores[index])
-                            ranks[chunk_id] = ranks.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
-            match = fts_query(self._informative(query_phrases(query)))
+                            vote = 1.0 / (RRF_K + rank + 1)
+                            if votes:
+                                ranks[chunk_id] = ranks.get(chunk_id, 0.0) + vote
+                            else:
+                                tail[chunk_id] = vote * 1e-3
+                    self.last_vectors_voted = votes
+            phrases = self._informative(query_phrases(query))
+            match = fts_query(phrases)
             if match:
                 # Without a collection, no join: joined, every matching row is looked up before the LIMIT
                 # (at 100k chunks p95 32 ms with the join, 3.6 ms without).
@@ -344,9 +351,12 @@ class DocumentStore:
                            "JOIN files f ON f.id = c.file_id WHERE chunks_fts MATCH ? AND f.collection = ? "
                            "ORDER BY bm25(chunks_fts) LIMIT ?")
                     params = (match, collection, candidates)
-                for rank, chunk_id in enumerate(self._bounded(sql, params)):
+                for rank, chunk_id in enumerate(self._covering(phrases, self._bounded(sql, params))):
                     bm25_ranks[chunk_id] = rank + 1
                     ranks[chunk_id] = ranks.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+            for chunk_id, score in tail.items():
+                if chunk_id not in bm25_ranks:
+                    ranks[chunk_id] = score
             best_ids = sorted(ranks, key=lambda i: (-ranks[i], i))[:k]
             if not best_ids:
                 return []

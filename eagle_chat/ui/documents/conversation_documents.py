@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from eagle_chat import paths
 from eagle_chat.core import grounding
+from eagle_chat.core.documents import retrieval
 from eagle_chat.core.documents.readers import is_supported
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.storage.conversation import Conversation
@@ -42,6 +43,7 @@ class ConversationDocuments(QObject):
         self._queue: list[tuple[int, list[Path]]] = []  # attach requests waiting for the run under way
         self._run: tuple[int, int] | None = None  # (conversation id, files) of the run under way
         self._failures: list[tuple[str, str]] = []  # (path, reason) of the run under way
+        self._said_keyword_only = False
         self.controller.grounding = self.sources_for
         self.bar.sig_attach.connect(self.choose_files)
         self.bar.sig_detach.connect(self.detach)
@@ -98,6 +100,12 @@ class ConversationDocuments(QObject):
     def _next_run(self) -> None:
         if self.runner.running or not self._queue or self.grounding is None:
             return
+        if self.grounding.keyword_only and not self._said_keyword_only:
+            self._said_keyword_only = True  # once a session: the documents still work, by their words
+            self.window.show_notice(self.tr("Your documents are searched by their words only: no embedding model "
+                                            "is installed. `eagle-chat models pull {name}` ({size}) adds search by "
+                                            "meaning.").format(name=retrieval.SUGGESTED_EMBEDDER,
+                                                               size=retrieval.suggested_embedder_size()))
         conversation_id, files = self._queue.pop(0)
         self._run, self._failures = (conversation_id, 0), []
         self.bar.show_progress(self.tr("Starting to index…"), running=True)
