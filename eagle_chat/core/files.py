@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -89,6 +90,17 @@ def move_aside(path: Path, tag: str = "broken", *, companions: tuple[str, ...] =
             except OSError:
                 pass  # the main file is safe; a stale companion is ignored by SQLite without its main file
     return backup
+
+
+def move_aside_for_deletion(folder: Path) -> Path:
+    """Rename ``folder`` to a hidden sibling in one step, to delete it after: its new path. On Windows the
+    rename is refused while any file in the folder is open (a loaded model's memory-mapped weights), and then
+    nothing has changed — unlike a delete, which would stop half-way."""
+    aside = folder.with_name(f".{folder.name}.deleting-{os.getpid()}")
+    if aside.exists():
+        shutil.rmtree(aside, ignore_errors=True)
+    os.replace(folder, aside)
+    return aside
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -2353,6 +2353,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>在 {device} 上，草稿 token 数必须在 {lowest} 到 {highest} 之间（当前为 {k}）。</translation>
     </message>
     <message>
+        <source>The older copy in {folder} cannot be replaced now ({error}); it is unchanged and the download is kept. A program may have a file in it open — on Windows, a loaded model: unload it or close EagleChat, then pull again.</source>
+        <translation>{folder} 中的旧副本现在无法替换（{error}）；它保持不变，下载的文件也已保留。可能有程序正打开其中的文件——在 Windows 上即已加载的模型：请卸载该模型或关闭 EagleChat，然后重新拉取。</translation>
+    </message>
+    <message>
         <source>The reply ran out of KV cache; lower max new tokens.</source>
         <translation>回复用尽了 KV 缓存；请降低最大新 token 数。</translation>
     </message>
@@ -2567,6 +2571,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>{name} must be a number of seconds above 0; it is {seconds}.</source>
         <translation>{name} 必须是大于 0 的秒数；当前为 {seconds}。</translation>
+    </message>
+    <message>
+        <source>{name} was not removed: {folder} cannot be deleted now ({error}). A program may have a file in it open — on Windows, a loaded model: unload it or close EagleChat, then try again.</source>
+        <translation>{name} 未被移除：{folder} 现在无法删除（{error}）。可能有程序正打开其中的文件——在 Windows 上即已加载的模型：请卸载该模型或关闭 EagleChat，然后重试。</translation>
     </message>
     <message>
         <source>{pair_name} is already installed. Remove it first with `eagle-chat models remove {pair_name}` to download it again.</source>

@@ -24,6 +24,7 @@ from eagle_chat.core.acquisition.draft_export import (
 from eagle_chat.core.acquisition.eagle3_weights import HeadFormatError, read_config
 from eagle_chat.core.acquisition.protocol import error_from_event, parse_event
 from eagle_chat.core.errors import UserError
+from eagle_chat.core.files import move_aside_for_deletion
 from eagle_chat.core.models import folders
 from eagle_chat.core.models.catalog import SOURCE_LABELS, ExportOptions
 
@@ -346,8 +347,25 @@ class DocumentModelCheckStep(Step):
 
 
 def move_into_place(source: Path, destination: Path) -> None:
-    """Move a finished folder to its final place (same disk: a rename). An older copy is replaced."""
+    """Move a finished folder to its final place (same disk: a rename). An older copy is replaced: moved aside
+    in one rename first, so Windows' refusal (the older copy is loaded: its weights are memory-mapped) leaves
+    it whole and the new download kept, rather than the older copy half-deleted."""
     destination.parent.mkdir(parents=True, exist_ok=True)
+    older = None
     if destination.exists():
-        shutil.rmtree(destination)
-    os.replace(source, destination)
+        try:
+            older = move_aside_for_deletion(destination)
+        except OSError as error:
+            raise AcquireError(
+                "The older copy in {folder} cannot be replaced now ({error}); it is unchanged and the download is "
+                "kept. A program may have a file in it open — on Windows, a loaded model: unload it or close "
+                "EagleChat, then pull again.", folder=str(destination), error=error.strerror or str(error),
+            ) from error
+    try:
+        os.replace(source, destination)
+    except OSError:
+        if older is not None:
+            os.replace(older, destination)
+        raise
+    if older is not None:
+        shutil.rmtree(older, ignore_errors=True)

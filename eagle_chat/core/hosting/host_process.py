@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 
+from eagle_chat.core.console_signals import ignore_console_interrupts
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation import devices
 from eagle_chat.core.generation.chunk_batcher import ChunkBatcher
@@ -27,6 +28,7 @@ log = logging.getLogger("eagle_chat.engine_host")
 
 def run(conn, stop_conn, log_path: str) -> None:
     """The host's main: ``conn`` the pipe to the app, ``stop_conn`` the one-way pipe Stop comes down."""
+    ignore_console_interrupts()  # a console's Ctrl+C is for serve or the app, which then stop this host
     _log_to(log_path)
     devices.limit_cpu_caches()  # before OpenVINO builds anything: bounded memory under distinct histories
     log.info("engine host %d started", os.getpid())

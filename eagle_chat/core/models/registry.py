@@ -22,7 +22,7 @@ from pathlib import Path
 
 from eagle_chat import paths
 from eagle_chat.core.errors import UserError
-from eagle_chat.core.files import move_aside, write_json_atomic
+from eagle_chat.core.files import move_aside, move_aside_for_deletion, write_json_atomic
 
 REGISTRY_VERSION = 1
 BUNDLED_PAIR_NAME = "tiny-bundled"
@@ -192,7 +192,7 @@ class ModelRegistry:
                 result.kept.append((folder, reason))
             elif folder.exists():
                 try:
-                    moved.append((folder, _move_aside_for_deletion(folder)))
+                    moved.append((folder, move_aside_for_deletion(folder)))
                 except OSError as error:
                     for original, aside in reversed(moved):
                         os.replace(aside, original)
@@ -255,15 +255,6 @@ def _unsafe_to_delete(folder: Path, in_use: set[str]) -> str | None:
         if Path(pair_dir).is_relative_to(resolved):
             return "it contains another registered model"
     return None
-
-
-def _move_aside_for_deletion(folder: Path) -> Path:
-    """Rename ``folder`` to a hidden sibling in one step; its new path."""
-    aside = folder.with_name(f".{folder.name}.deleting-{os.getpid()}")
-    if aside.exists():
-        shutil.rmtree(aside, ignore_errors=True)
-    os.replace(folder, aside)
-    return aside
 
 
 def _remove_empty_parents(pair: ModelPair, models_root: Path) -> None:
