@@ -362,6 +362,10 @@
         <translation>取消运行；没有运行时退出全屏，否则关闭窗口</translation>
     </message>
     <message>
+        <source>The EAGLE-3 run&apos;s verification steps show here</source>
+        <translation>EAGLE-3 运行的验证步骤将显示在这里</translation>
+    </message>
+    <message>
         <source>Baseline (plain decoding)</source>
         <translation>基线（普通解码）</translation>
     </message>
