@@ -139,3 +139,32 @@ def test_an_unknown_architecture_is_named_in_the_error(tmp_path):
                                                       "model_type": "deepseek_v3"}))
     with pytest.raises(HeadFormatError, match="DeepseekV3ForCausalLMNextN.*deepseek_v3"):
         eagle3_converter.convert_head(tmp_path, tmp_path / "out", ExportOptions(weight_format="fp16"))
+
+
+def test_pytorch_model_bin_and_bfloat16_heads_read_without_torch(tmp_path):
+    """Heads published as pytorch_model.bin (a torch.save zip) and in bfloat16 read to the same tensors.
+    torch writes the files here (the test environment has it); the converter reads them with numpy."""
+    import shutil
+
+    import torch
+
+    from eagle_chat.core.acquisition.eagle3_weights import read_weights
+
+    head = PAIRS["d2t"][2]
+    reference = read_weights(head)
+    state = {name: torch.from_numpy(np.array(value)) for name, value in reference.items()}
+    for kind, convert in (("f16", lambda t: t), ("bf16", lambda t: t.to(torch.bfloat16) if t.is_floating_point() else t)):
+        folder = tmp_path / kind
+        folder.mkdir()
+        shutil.copy2(head / "config.json", folder / "config.json")
+        torch.save({name: convert(t) for name, t in state.items()}, folder / "pytorch_model.bin")
+        got = read_weights(folder)
+        assert sorted(got) == sorted(reference)
+        for name, value in reference.items():
+            want = state[name] if kind == "f16" else convert(state[name]).to(torch.float32)
+            np.testing.assert_array_equal(np.asarray(got[name], dtype=np.float64 if value.dtype.kind == "f" else value.dtype),
+                                          want.numpy().astype(np.float64 if value.dtype.kind == "f" else value.dtype),
+                                          err_msg=f"{kind} {name}")
+        eagle3_converter.convert_head(folder, tmp_path / f"{kind}-ir", ExportOptions(weight_format="fp16"),
+                                      log=lambda _: None)
+        assert (tmp_path / f"{kind}-ir" / "openvino_model.xml").is_file()
