@@ -2068,11 +2068,11 @@ Data folder: {folder}</source>
     </message>
     <message>
         <source>EagleChat&apos;s converter cannot build this EAGLE-3 head ({architecture}): {problems}.</source>
-        <translation type="unfinished"></translation>
+        <translation>EagleChat 的转换器无法构建这个 EAGLE-3 草稿头（{architecture}）：{problems}。</translation>
     </message>
     <message>
         <source>EagleChat&apos;s converter does not know this draft: its config.json names architectures {architectures} and model type {model_type!r}; it converts Llama-type EAGLE-3 heads (LlamaForCausalLMEagle3, as AngelSlim and the EAGLE authors publish them).</source>
-        <translation type="unfinished"></translation>
+        <translation>EagleChat 的转换器不认识这个草稿模型：它的 config.json 写的架构是 {architectures}，模型类型是 {model_type!r}；转换器只转换 Llama 类型的 EAGLE-3 草稿头（LlamaForCausalLMEagle3，即 AngelSlim 和 EAGLE 作者发布的格式）。</translation>
     </message>
     <message>
         <source>Exporting the EAGLE-3 draft to OpenVINO needs optimum-intel, which is not installed (missing: {missing}). Install it into the Python that runs EagleChat ({python}), CPU build of torch first:
@@ -2086,7 +2086,7 @@ then start the download again (finished downloads are kept).</source>
     </message>
     <message>
         <source>Exporting the draft with {tool} failed: {detail}</source>
-        <translation type="unfinished"></translation>
+        <translation>用 {tool} 导出草稿模型失败：{detail}</translation>
     </message>
     <message>
         <source>Generation failed on the server: {detail}</source>
@@ -2206,11 +2206,11 @@ then start the download again (finished downloads are kept).</source>
     </message>
     <message>
         <source>The EAGLE-3 head has a {draft}-token draft vocabulary but no d2t map to the target&apos;s {vocab} tokens.</source>
-        <translation type="unfinished"></translation>
+        <translation>这个 EAGLE-3 草稿头的草稿词表有 {draft} 个词元，但没有映射到目标模型 {vocab} 个词元的 d2t 表。</translation>
     </message>
     <message>
         <source>The EAGLE-3 head has no tensor {name} (it has: {names}).</source>
-        <translation type="unfinished"></translation>
+        <translation>这个 EAGLE-3 草稿头没有张量 {name}（它有：{names}）。</translation>
     </message>
     <message>
         <source>The EAGLE-3 head in {head_dir} has no readable config.json ({error}).</source>
@@ -2218,19 +2218,19 @@ then start the download again (finished downloads are kept).</source>
     </message>
     <message>
         <source>The EAGLE-3 head in {head_dir} has no weights (no *.safetensors or pytorch_model.bin).</source>
-        <translation type="unfinished"></translation>
+        <translation>{head_dir} 中的 EAGLE-3 草稿头没有权重（没有 *.safetensors 或 pytorch_model.bin）。</translation>
     </message>
     <message>
         <source>The EAGLE-3 head&apos;s attention shape ({heads} heads, {kv} key/value heads, head size {dim}) is not one the converter builds.</source>
-        <translation type="unfinished"></translation>
+        <translation>这个 EAGLE-3 草稿头的注意力形状（{heads} 个头、{kv} 个键/值头、头大小 {dim}）不是转换器能构建的。</translation>
     </message>
     <message>
         <source>The EAGLE-3 head&apos;s d2t has shape {found}; its config.json implies [{draft}].</source>
-        <translation type="unfinished"></translation>
+        <translation>这个 EAGLE-3 草稿头的 d2t 形状是 {found}；按它的 config.json 应为 [{draft}]。</translation>
     </message>
     <message>
         <source>The EAGLE-3 head&apos;s {name} has shape {found}; its config.json implies {shape}.</source>
-        <translation type="unfinished"></translation>
+        <translation>这个 EAGLE-3 草稿头的 {name} 形状是 {found}；按它的 config.json 应为 {shape}。</translation>
     </message>
     <message>
         <source>The NPU models were compiled for draft trees up to depth {max_depth}, {max_branching} branches and {max_tokens} draft tokens ({detail}). Choose fewer draft tokens or a smaller tree.</source>
@@ -2546,7 +2546,7 @@ then start the download again (finished downloads are kept).</source>
     </message>
     <message>
         <source>{error} optimum-intel, which could try it instead, is not installed.</source>
-        <translation type="unfinished"></translation>
+        <translation>{error} 可以改用的 optimum-intel 没有安装。</translation>
     </message>
     <message>
         <source>{kind} is not available here. {reason}</source>
@@ -2598,7 +2598,7 @@ then start the download again (finished downloads are kept).</source>
     </message>
     <message>
         <source>{path} does not hold a state dict.</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 中没有 state dict。</translation>
     </message>
     <message>
         <source>{path} from {repo} has {size:,} bytes but the hub lists {listed:,}; the transfer was cut short or changed. Download the model again.</source>
@@ -2630,7 +2630,7 @@ then start the download again (finished downloads are kept).</source>
     </message>
     <message>
         <source>{path} is a legacy (pre-zip) PyTorch file, which the converter does not read.</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 是旧式（zip 之前的）PyTorch 文件，转换器不读取这种文件。</translation>
     </message>
     <message>
         <source>{path} is an encrypted PDF (it needs a password); EagleChat cannot read it.</source>
@@ -2638,7 +2638,7 @@ then start the download again (finished downloads are kept).</source>
     </message>
     <message>
         <source>{path} is not a PyTorch state dict (no data.pkl).</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 不是 PyTorch state dict（没有 data.pkl）。</translation>
     </message>
     <message>
         <source>{path} is not a kind of file EagleChat can read (text, Markdown, source code, HTML, PDF, DOCX).</source>
@@ -2674,7 +2674,7 @@ then start the download again (finished downloads are kept).</source>
     </message>
     <message>
         <source>{path}: tensor {name} has type {dtype}, which the converter does not read.</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：张量 {name} 的类型是 {dtype}，转换器不读取这种类型。</translation>
     </message>
     <message>
         <source>{port} is not a port number (0–65535).</source>
@@ -3663,11 +3663,11 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Its draft is converted to OpenVINO on this computer after the download (under a minute; no extra packages).</source>
-        <translation type="unfinished"></translation>
+        <translation>下载后，它的草稿模型会在这台电脑上转换为 OpenVINO 格式（不到一分钟；无需额外安装软件包）。</translation>
     </message>
     <message>
         <source>Its draft is converted to OpenVINO on this computer after the download (under a minute). NNCF is not installed, so the draft keeps 16-bit weights: about {size} on disk, where int4 would take about a third of that.</source>
-        <translation type="unfinished"></translation>
+        <translation>下载后，它的草稿模型会在这台电脑上转换为 OpenVINO 格式（不到一分钟）。未安装 NNCF，因此草稿模型保留 16 位权重：约占 {size} 磁盘空间，int4 只需其约三分之一。</translation>
     </message>
     <message>
         <source>Unverified: {what}</source>

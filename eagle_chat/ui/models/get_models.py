@@ -43,7 +43,7 @@ from eagle_chat.core.models.catalog import (
 from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.settings import Settings, load_settings, save_settings
 from eagle_chat.ui.widgets import screen_fit, theme
-from eagle_chat.ui.words import texts
+from eagle_chat.ui.words import catalog_texts, texts
 from eagle_chat.ui.words.core_text import user_error_text
 from eagle_chat.ui.models.other_source import OtherSourceButton
 from eagle_chat.ui.models.pull_runner import PullRunner
@@ -230,7 +230,7 @@ class GetModelsDialog(QDialog):
         for entry in self.catalog.entries:
             size = staging.format_bytes(entry.target.approx_bytes + entry.draft.approx_bytes)
             blocked = self._blocked[entry.name]
-            item = QListWidgetItem(texts.catalog_item_text(entry, size, entry.name in installed, bool(blocked)))
+            item = QListWidgetItem(catalog_texts.catalog_item_text(entry, size, entry.name in installed, bool(blocked)))
             item.setData(Qt.ItemDataRole.UserRole, entry.name)
             item.setToolTip(blocked or entry.description)
             self.catalog_list.addItem(item)
@@ -247,10 +247,10 @@ class GetModelsDialog(QDialog):
         entry = self.selected_entry()
         if entry is None:
             return
-        self.description.setText(texts.catalog_entry_details(entry))
-        self.description.setToolTip(texts.catalog_entry_sources(entry))
+        self.description.setText(catalog_texts.catalog_entry_details(entry))
+        self.description.setToolTip(catalog_texts.catalog_entry_sources(entry))
         blocked = self._blocked.get(entry.name)
-        self.blocked_note.setText(texts.export_blocked_text(blocked) if blocked else "")
+        self.blocked_note.setText(catalog_texts.export_blocked_text(blocked) if blocked else "")
         self.blocked_note.setVisible(bool(blocked))
         current = self.device_combo.currentText() or self._preferred_device
         self.device_combo.blockSignals(True)
