@@ -92,6 +92,15 @@ def test_a_forced_call_is_valid_streamed_and_not(client, choice):
     assert not any("<tool" in (c.choices[0].delta.content or "") for c in chunks if c.choices)
 
 
+def test_a_named_function_in_the_responses_api_is_one_call(client):
+    tools = [{"type": "function", "name": t["function"]["name"], "parameters": t["function"]["parameters"]} for t in TOOLS]
+    reply = client.responses.create(model=MODEL, input=ASK[0]["content"], tools=tools, max_output_tokens=FORCED_TOKENS,
+                                    tool_choice={"type": "function", "name": "add"})
+    calls = [item for item in reply.output if item.type == "function_call"]
+    assert reply.status == "completed" and [c.name for c in calls] == ["add"]
+    jsonschema.validate(json.loads(calls[0].arguments), SCHEMAS["add"])
+
+
 def test_one_call_without_parallel_calls(client):
     for fields in ({}, {"stream": True}):
         if fields:
