@@ -14,8 +14,12 @@ Per step: ``client ttft`` = request sent → first streamed chunk as the client 
 the reply's first text), queue wait included; ``1st delta`` = → the first delta with text or the call's name (a
 call's name needs ~8 tokens); ``server ttft`` = GenAI's time to first token; ``queued`` =
 time the request waited in the server's queue (behind the prefill, when it was still running);
-``prefilled`` = prompt tokens the next-turn prefill had run before the request. Medians over ``--runs``
-conversations. Tokens per step = generated tokens / target steps (above 1: the draft's tokens were accepted).
+``prefilled`` = prompt tokens the next-turn prefill had run before the request; ``cached`` = the response's
+``usage.prompt_tokens_details.cached_tokens`` (prompt tokens served from the KV cache, whole blocks);
+``new`` = prompt tokens − cached; ``alone ms`` / ``alone tok`` = server TTFT and prompt tokens of the same new
+messages (the step's assistant call and tool result) sent by themselves as a fresh prompt without tools, after
+the conversation (so it disturbs neither its cache nor its prefill): what prefilling only the new tokens
+costs; ``ttft/alone`` = server TTFT ÷ that. Medians over ``--runs`` conversations. Tokens per step = generated tokens / target steps (above 1: the draft's tokens were accepted).
 """
 
 from __future__ import annotations
@@ -74,7 +78,9 @@ def step(client, model: str, messages: list, **fields) -> dict:
                                                 stream_options={"include_usage": True}, parallel_tool_calls=False,
                                                 **fields):
         if chunk.usage is not None:
-            figures.update(prompt_tokens=chunk.usage.prompt_tokens, generated=chunk.usage.completion_tokens)
+            details = chunk.usage.prompt_tokens_details
+            figures.update(prompt_tokens=chunk.usage.prompt_tokens, generated=chunk.usage.completion_tokens,
+                           cached=details.cached_tokens if details else None)
             continue
         state.handle_chunk(chunk)
         if chunk.choices:
@@ -92,8 +98,10 @@ def step(client, model: str, messages: list, **fields) -> dict:
 
 def conversation(client, model: str, task: str, args) -> tuple[list[dict], dict]:
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": task}]
-    steps = []
+    steps, tails, sent = [], [], len(messages)
     for i in range(args.steps):
+        tails.append(json.dumps(messages[sent:], ensure_ascii=False))  # what this step adds to the last one's prompt
+        sent = len(messages)
         got = step(client, model, messages, tool_choice=args.choice, max_tokens=args.call_tokens)
         steps.append(got)
         message = got.pop("message")
@@ -107,6 +115,9 @@ def conversation(client, model: str, task: str, args) -> tuple[list[dict], dict]
             messages.append({"role": "user", "content": result_text(i, None, args.result_chars)})
     answer = step(client, model, messages, tool_choice="none", max_tokens=args.prose_tokens)
     answer.pop("message")
+    for got, tail in zip(steps, tails):  # the same new tokens prefilled alone (after: the loop's cache is untouched)
+        alone = client.chat.completions.create(model=model, messages=[{"role": "user", "content": tail}], max_tokens=1)
+        got.update(alone_ms=alone.model_extra["eagle_chat"].get("ttft_ms"), alone_tokens=alone.usage.prompt_tokens)
     return steps, answer
 
 
@@ -139,12 +150,17 @@ def report(result: dict, args) -> None:
     print(f"\n{result['name']}, prefill {'on' if result['prefill'] else 'off'}, K={args.k}, "
           f"tool_choice {args.choice}, medians of {len(runs)} conversations")
     print(f"{'step':>4} {'client ttft ms':>14} {'1st delta ms':>12} {'server ttft ms':>14} {'queued ms':>9} {'prompt tok':>10} "
-          f"{'prefilled':>9} {'tokens':>6} {'tok/s':>7} {'tok/step':>8} {'mode':>11}")
+          f"{'prefilled':>9} {'cached':>6} {'new':>5} {'alone tok':>9} {'alone ms':>8} {'ttft/alone':>10} {'tokens':>6} "
+          f"{'tok/s':>7} {'tok/step':>8} {'mode':>11}")
     for i in range(args.steps):
         rows = [steps[i] for steps, _ in runs]
         print(f"{i + 1:>4} {med(r['client_ttft_ms'] for r in rows):>14.1f} {med(r['first_delta_ms'] for r in rows):>12.1f} {med(r.get('ttft_ms') for r in rows):>14.1f} "
               f"{med(r.get('queue_ms') for r in rows):>9.1f} {med(r.get('prompt_tokens') for r in rows):>10.0f} "
-              f"{med(r.get('prefilled_tokens') for r in rows):>9.0f} {med(r.get('generated') for r in rows):>6.0f} "
+              f"{med(r.get('prefilled_tokens') for r in rows):>9.0f} {med(r.get('cached') for r in rows):>6.0f} "
+              f"{med(r['prompt_tokens'] - (r.get('cached') or 0) for r in rows):>5.0f} "
+              f"{med(r.get('alone_tokens') for r in rows):>9.0f} {med(r.get('alone_ms') for r in rows):>8.1f} "
+              f"{med(r.get('ttft_ms', 0) / r['alone_ms'] for r in rows if r.get('alone_ms')):>10.2f} "
+              f"{med(r.get('generated') for r in rows):>6.0f} "
               f"{med(r.get('tokens_per_s') for r in rows):>7.0f} {med(r.get('tokens_per_step') for r in rows):>8.2f} "
               f"{rows[0].get('mode', '?'):>11}")
     first, last = (med(steps[i]["client_ttft_ms"] for steps, _ in runs) for i in (0, args.steps - 1))

@@ -125,6 +125,9 @@ def main() -> None:
         app.processEvents()
         if window.controller.state == "empty":
             raise SystemExit(window.notice.text())
+    # The next-turn prefill after each window reply is a background reply on the window's host: it would run
+    # beside the host measurement that follows (seen: benchmarks/ui_timeline.py) — users read meanwhile.
+    window.controller.next_turn.enabled = False
     raw = Engine(window.pipeline_spec())
     host = EngineHost(paths.log_dir() / "bench-engine.log")
     host.load(window.pipeline_spec())

@@ -31,8 +31,8 @@ def gui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="eagle-chat",
         description="EagleChat: chat with a local model, made fast by EAGLE-3 speculative decoding. "
-        "Subcommands: `eagle-chat bench --help`, `eagle-chat models --help`, `eagle-chat conversations --help`, "
-        "`eagle-chat docs --help`.",
+        "Subcommands (each with its own --help): bench, models, serve, conversations, docs, tools. "
+        "`eagle-chat --self-test` checks that the install runs.",
     )
     parser.add_argument("--model", type=Path, help="target model folder (OpenVINO IR)")
     parser.add_argument("--draft", type=Path, help="EAGLE-3 draft folder (OpenVINO IR)")
@@ -87,6 +87,7 @@ def _build_window(args: argparse.Namespace, guard):
     from eagle_chat.ui.runtime.controller import ChatController
     from eagle_chat.ui.shell.main_window import MainWindow
     from eagle_chat.ui.speed.npu_tree_hint import NpuTreeHint
+    from eagle_chat.ui.widgets import outline_style
 
     app = QApplication.instance()
 
@@ -94,6 +95,7 @@ def _build_window(args: argparse.Namespace, guard):
     settings_path = paths.settings_file()
     settings, settings_notice = load_settings(settings_path)
     i18n.apply_language(app, i18n.choose_language(settings.language))  # before any widget is made
+    outline_style.install(app)  # check boxes outlined on dark palettes (Fusion draws them dark on dark)
     theme.apply_theme(app, settings.theme)
     notices = [settings_notice] if settings_notice else []
     target, draft = settings.target_dir, settings.draft_dir  # the settings change once a load succeeds

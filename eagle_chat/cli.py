@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import sys
 
+from eagle_chat.commands import std_streams
 from eagle_chat.paths import set_home, split_leading_home
 
 # argv[0] -> the module under eagle_chat.commands whose main(argv) runs it
@@ -19,6 +20,8 @@ SUBCOMMANDS = tuple(name for name in COMMANDS if not name.startswith("-"))
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # the process's own command line: its streams are ours to fix
+        std_streams.prepare()
     argv = list(sys.argv[1:] if argv is None else argv)
     home, after_home = split_leading_home(argv)
     name = COMMANDS.get(after_home[0]) if after_home else None

@@ -17,6 +17,9 @@ import platformdirs
 APP_NAME = "EagleChat"
 HOME_ENV = "EAGLE_CHAT_HOME"
 TINY_MODELS_ENV = "EAGLE_CHAT_TINY_MODELS"
+# Another folder for the models (the Windows installer's "models folder" page sets it for the user; models
+# take gigabytes, which a small system drive may not have). EAGLE_CHAT_HOME, when set, wins.
+MODELS_ENV = "EAGLE_CHAT_MODELS"
 
 TINY_TARGET_NAME = "tiny-qwen3"
 TINY_DRAFT_NAME = "tiny-qwen3-eagle3"
@@ -142,8 +145,9 @@ def reply_marker_file() -> Path:
 
 
 def models_dir() -> Path:
-    """Where downloaded and exported models live."""
-    path = data_dir() / "models"
+    """Where downloaded and exported models live: ``EAGLE_CHAT_MODELS``, or ``models`` in the data folder."""
+    chosen = os.environ.get(MODELS_ENV, "").strip()
+    path = Path(chosen).expanduser() if chosen and home_override() is None else data_dir() / "models"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -223,3 +227,10 @@ def resources_dir() -> Path:
         if candidate.is_dir():
             return candidate
     return candidates[-1]
+
+
+def start_folder() -> str:
+    """Where a file dialog opens: the user's documents folder, else home — never the process's working
+    directory (a shortcut or the installer's folder on Windows, the repository for a developer)."""
+    documents = Path(platformdirs.user_documents_dir())
+    return str(documents if documents.is_dir() else Path.home())

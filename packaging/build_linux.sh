@@ -38,14 +38,20 @@ size_bytes=$(du -sb "$bundle" | cut -f1)
 echo "bundle size: $size_human ($size_bytes bytes) in $bundle"
 echo "BUNDLE_SIZE_BYTES=$size_bytes"
 
-echo "== self-test of the bundle in an empty environment"
 sandbox="$(mktemp -d "${TMPDIR:-/tmp}/eagle-chat-selftest.XXXXXX")"
 trap 'rm -rf "$sandbox"' EXIT
 mkdir -m 700 "$sandbox/home" "$sandbox/run"
 status=0
-env -i HOME="$sandbox/home" PATH=/usr/bin:/bin LANG=C.UTF-8 TMPDIR="$sandbox" \
-    XDG_RUNTIME_DIR="$sandbox/run" QT_QPA_PLATFORM=offscreen \
-    "$bundle/eagle-chat" --self-test || status=$?
+# Both programs of the bundle: eagle-chat (console: the CLI) and EagleChat (windowed: the shortcut's).
+for program in eagle-chat EagleChat; do
+    echo "== self-test of the bundle's $program in an empty environment"
+    program_status=0
+    env -i HOME="$sandbox/home" PATH=/usr/bin:/bin LANG=C.UTF-8 TMPDIR="$sandbox" \
+        XDG_RUNTIME_DIR="$sandbox/run" QT_QPA_PLATFORM=offscreen \
+        "$bundle/$program" --self-test || program_status=$?
+    echo "SELF_TEST_STATUS_$program=$program_status"
+    [ "$program_status" -eq 0 ] || status=$program_status
+done
 
 left_behind=$(find "$sandbox/home" -mindepth 1 | head -20)
 if [ -n "$left_behind" ]; then

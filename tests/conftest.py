@@ -118,3 +118,29 @@ def plain_engine(tiny_pair):
     engine = Engine(PipelineSpec(tiny_pair[0], None, device="CPU", precision=F32))
     yield engine
     engine.close()
+
+
+# Test files that need POSIX (SIGKILL/SIGINT sent to a child, process groups, unshare, the Linux bundle build):
+# marked posix_only, deselected by the Windows CI job (-m "not posix_only") and skipped on Windows, so there
+# they are reported as not run rather than failing. tests/serving/served.py stops `eagle-chat serve` with
+# SIGINT, so the files that start a server through it are listed too. A single test can carry the marker.
+POSIX_ONLY_FILES = {
+    "tests/documents/test_bad_inputs.py", "tests/documents/test_index.py", "tests/packaging/test_bundle.py",
+    "tests/system/test_closing.py", "tests/system/test_engine_crash.py", "tests/system/test_faults.py",
+    "tests/system/test_privacy.py", "tests/system/test_single_instance.py", "tests/ui/test_engine_host.py",
+    "tests/ui/test_remote_backend.py",
+    *(f"tests/serving/test_{name}.py" for name in (
+        "api_agent_turns", "api_embeddings", "api_fuzz", "api_guards", "api_input", "api_openai", "api_responses",
+        "api_tools", "callers", "serve_load", "shutdown", "timeouts")),
+}
+ROOT_DIR = Path(__file__).resolve().parent.parent
+
+
+def pytest_collection_modifyitems(config, items):
+    import sys
+
+    for item in items:
+        if item.path.resolve().relative_to(ROOT_DIR).as_posix() in POSIX_ONLY_FILES:
+            item.add_marker(pytest.mark.posix_only)
+        if sys.platform == "win32" and item.get_closest_marker("posix_only"):
+            item.add_marker(pytest.mark.skip(reason="needs POSIX signals or process groups (posix_only)"))

@@ -286,7 +286,11 @@ def cmd_remove(args: argparse.Namespace) -> int:
             f"{pair.name} uses folders EagleChat did not download:\n  {pair.target_dir}\n  {pair.draft_dir}\n"
             "Delete these folders too? [y/N] "
         )
-    result = registry.remove(pair.name, delete_files=delete)
+    try:
+        result = registry.remove(pair.name, delete_files=delete)
+    except RegistryError as error:  # nothing was changed: the model is still registered and whole
+        print(f"eagle-chat models remove: {error.message}", file=sys.stderr)
+        return EXIT_FAILED
     print(f"Removed {pair.name} from the model list.")
     for folder in result.deleted:
         print(f"Deleted {folder}.")

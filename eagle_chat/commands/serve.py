@@ -14,6 +14,7 @@ import signal
 import sys
 from pathlib import Path
 
+from eagle_chat.core.console_signals import console_stop_signals
 from eagle_chat.core.device_kinds import DEVICE_KINDS
 from eagle_chat.core.errors import UserError
 from eagle_chat.paths import add_home_argument, apply_home
@@ -177,7 +178,7 @@ async def _serve(controller, server, spec, k: int) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     previous = {sig: signal.signal(sig, lambda *_: loop.call_soon_threadsafe(stop.set))
-                for sig in (signal.SIGINT, signal.SIGTERM)}
+                for sig in console_stop_signals()}  # Windows: Ctrl+Break and closing the console too
     try:
         await stop.wait()  # uvicorn's 0.1 s tick lets Python run the signal handler
     finally:

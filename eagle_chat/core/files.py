@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -40,12 +41,27 @@ def write_text_atomic(path: Path, text: str, *, mode: int | None = None, durable
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        retry_if_shared(os.replace, tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     if durable:
         _fsync_dir(path.parent)
+
+
+# Pauses between tries of an operation Windows refused with a sharing violation (PermissionError): an
+# antivirus scanner, the search indexer or a backup tool opens new files for a moment. About 0.8 s in all.
+SHARING_PAUSES_S = (0.02, 0.05, 0.1, 0.2, 0.4)
+
+
+def retry_if_shared(operation, *args, **kwargs):
+    """``operation(*args, **kwargs)``, tried again after a PermissionError for up to about a second."""
+    for pause in SHARING_PAUSES_S:
+        try:
+            return operation(*args, **kwargs)
+        except PermissionError:
+            time.sleep(pause)
+    return operation(*args, **kwargs)
 
 
 def move_aside(path: Path, tag: str = "broken", *, companions: tuple[str, ...] = ()) -> Path | None:
@@ -74,6 +90,17 @@ def move_aside(path: Path, tag: str = "broken", *, companions: tuple[str, ...] =
             except OSError:
                 pass  # the main file is safe; a stale companion is ignored by SQLite without its main file
     return backup
+
+
+def move_aside_for_deletion(folder: Path) -> Path:
+    """Rename ``folder`` to a hidden sibling in one step, to delete it after: its new path. On Windows the
+    rename is refused while any file in the folder is open (a loaded model's memory-mapped weights), and then
+    nothing has changed — unlike a delete, which would stop half-way."""
+    aside = folder.with_name(f".{folder.name}.deleting-{os.getpid()}")
+    if aside.exists():
+        shutil.rmtree(aside, ignore_errors=True)
+    os.replace(folder, aside)
+    return aside
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -96,6 +96,8 @@ class DocumentGrounding:
         self._warming.start()
 
     def _start(self) -> None:
+        if self.embedder is None:  # warm() starts this thread only with an embedder
+            return
         try:
             if self.embedder is not None:
                 self.embedder.start()

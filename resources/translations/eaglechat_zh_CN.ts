@@ -362,6 +362,10 @@
         <translation>取消运行；没有运行时退出全屏，否则关闭窗口</translation>
     </message>
     <message>
+        <source>The EAGLE-3 run&apos;s verification steps show here</source>
+        <translation>EAGLE-3 运行的验证步骤将显示在这里</translation>
+    </message>
+    <message>
         <source>Baseline (plain decoding)</source>
         <translation>基线（普通解码）</translation>
     </message>
@@ -1600,6 +1604,10 @@ Data folder: {folder}</source>
         <source>(the file is no longer there)</source>
         <translation>（该文件已不存在）</translation>
     </message>
+    <message>
+        <source>No program could be started to open this file. Open it from its folder: {folder}</source>
+        <translation>无法启动程序来打开此文件。请从它所在的文件夹打开：{folder}</translation>
+    </message>
 </context>
 <context>
     <name>SpeculationDisplay</name>
@@ -2059,6 +2067,14 @@ Data folder: {folder}</source>
         <translation>EagleChat 无法打开你的对话数据库 {path}（{reason}）。它会每隔几秒重试一次；没有移动或更改任何内容。在此之前无法保存对话。</translation>
     </message>
     <message>
+        <source>EagleChat&apos;s converter cannot build this EAGLE-3 head ({architecture}): {problems}.</source>
+        <translation>EagleChat 的转换器无法构建这个 EAGLE-3 草稿头（{architecture}）：{problems}。</translation>
+    </message>
+    <message>
+        <source>EagleChat&apos;s converter does not know this draft: its config.json names architectures {architectures} and model type {model_type!r}; it converts Llama-type EAGLE-3 heads (LlamaForCausalLMEagle3, as AngelSlim and the EAGLE authors publish them).</source>
+        <translation>EagleChat 的转换器不认识这个草稿模型：它的 config.json 写的架构是 {architectures}，模型类型是 {model_type!r}；转换器只转换 Llama 类型的 EAGLE-3 草稿头（LlamaForCausalLMEagle3，即 AngelSlim 和 EAGLE 作者发布的格式）。</translation>
+    </message>
+    <message>
         <source>Exporting the EAGLE-3 draft to OpenVINO needs optimum-intel, which is not installed (missing: {missing}). Install it into the Python that runs EagleChat ({python}), CPU build of torch first:
   {python} -m pip install torch --index-url https://download.pytorch.org/whl/cpu
   {python} -m pip install &quot;eagle-chat[build-models]&quot;
@@ -2069,8 +2085,8 @@ then start the download again (finished downloads are kept).</source>
 然后重新开始下载（已完成的下载会保留）。</translation>
     </message>
     <message>
-        <source>Exporting the draft with optimum-cli failed: {detail}</source>
-        <translation>用 optimum-cli 导出草稿模型失败：{detail}</translation>
+        <source>Exporting the draft with {tool} failed: {detail}</source>
+        <translation>用 {tool} 导出草稿模型失败：{detail}</translation>
     </message>
     <message>
         <source>Generation failed on the server: {detail}</source>
@@ -2169,6 +2185,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>在 {host} 上提供服务会让其他机器也能访问 API；如要这样做，请设置 API 密钥（--api-key），否则请在 127.0.0.1 上提供服务。</translation>
     </message>
     <message>
+        <source>Speculation &apos;{asked}&apos; is not available with the loaded model; it offers {methods}.</source>
+        <translation>已加载的模型不支持推测方式“{asked}”；可用的方式：{methods}。</translation>
+    </message>
+    <message>
         <source>Speculative decoding needs an EAGLE-3 draft model; choose a draft folder first.</source>
         <translation>投机解码需要 EAGLE-3 草稿模型；请先选择草稿模型文件夹。</translation>
     </message>
@@ -2185,8 +2205,32 @@ then start the download again (finished downloads are kept).</source>
         <translation>API 服务器未能启动：{error}</translation>
     </message>
     <message>
+        <source>The EAGLE-3 head has a {draft}-token draft vocabulary but no d2t map to the target&apos;s {vocab} tokens.</source>
+        <translation>这个 EAGLE-3 草稿头的草稿词表有 {draft} 个词元，但没有映射到目标模型 {vocab} 个词元的 d2t 表。</translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head has no tensor {name} (it has: {names}).</source>
+        <translation>这个 EAGLE-3 草稿头没有张量 {name}（它有：{names}）。</translation>
+    </message>
+    <message>
         <source>The EAGLE-3 head in {head_dir} has no readable config.json ({error}).</source>
         <translation>{head_dir} 中的 EAGLE-3 草稿头没有可读取的 config.json（{error}）。</translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head in {head_dir} has no weights (no *.safetensors or pytorch_model.bin).</source>
+        <translation>{head_dir} 中的 EAGLE-3 草稿头没有权重（没有 *.safetensors 或 pytorch_model.bin）。</translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head&apos;s attention shape ({heads} heads, {kv} key/value heads, head size {dim}) is not one the converter builds.</source>
+        <translation>这个 EAGLE-3 草稿头的注意力形状（{heads} 个头、{kv} 个键/值头、头大小 {dim}）不是转换器能构建的。</translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head&apos;s d2t has shape {found}; its config.json implies [{draft}].</source>
+        <translation>这个 EAGLE-3 草稿头的 d2t 形状是 {found}；按它的 config.json 应为 [{draft}]。</translation>
+    </message>
+    <message>
+        <source>The EAGLE-3 head&apos;s {name} has shape {found}; its config.json implies {shape}.</source>
+        <translation>这个 EAGLE-3 草稿头的 {name} 形状是 {found}；按它的 config.json 应为 {shape}。</translation>
     </message>
     <message>
         <source>The NPU models were compiled for draft trees up to depth {max_depth}, {max_branching} branches and {max_tokens} draft tokens ({detail}). Choose fewer draft tokens or a smaller tree.</source>
@@ -2311,6 +2355,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The number of assistant tokens must be between {lowest} and {highest} on {device} (got {k}).</source>
         <translation>在 {device} 上，草稿 token 数必须在 {lowest} 到 {highest} 之间（当前为 {k}）。</translation>
+    </message>
+    <message>
+        <source>The older copy in {folder} cannot be replaced now ({error}); it is unchanged and the download is kept. A program may have a file in it open — on Windows, a loaded model: unload it or close EagleChat, then pull again.</source>
+        <translation>{folder} 中的旧副本现在无法替换（{error}）；它保持不变，下载的文件也已保留。可能有程序正打开其中的文件——在 Windows 上即已加载的模型：请卸载该模型或关闭 EagleChat，然后重新拉取。</translation>
     </message>
     <message>
         <source>The reply ran out of KV cache; lower max new tokens.</source>
@@ -2497,6 +2545,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>你的对话数据库 {path} 已损坏（{reason}），且无法移到一旁（{move_error}）；它保持原样未动。请关闭正在使用它的程序，然后重新启动 EagleChat。</translation>
     </message>
     <message>
+        <source>{error} optimum-intel, which could try it instead, is not installed.</source>
+        <translation>{error} 可以改用的 optimum-intel 没有安装。</translation>
+    </message>
+    <message>
         <source>{kind} is not available here. {reason}</source>
         <translation>{kind} 在本机上不可用。{reason}</translation>
     </message>
@@ -2525,6 +2577,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>{name} 必须是大于 0 的秒数；当前为 {seconds}。</translation>
     </message>
     <message>
+        <source>{name} was not removed: {folder} cannot be deleted now ({error}). A program may have a file in it open — on Windows, a loaded model: unload it or close EagleChat, then try again.</source>
+        <translation>{name} 未被移除：{folder} 现在无法删除（{error}）。可能有程序正打开其中的文件——在 Windows 上即已加载的模型：请卸载该模型或关闭 EagleChat，然后重试。</translation>
+    </message>
+    <message>
         <source>{pair_name} is already installed. Remove it first with `eagle-chat models remove {pair_name}` to download it again.</source>
         <translation>{pair_name} 已安装。如需重新下载，请先用 `eagle-chat models remove {pair_name}` 删除它。</translation>
     </message>
@@ -2539,6 +2595,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>{path} does not exist.</source>
         <translation>{path} 不存在。</translation>
+    </message>
+    <message>
+        <source>{path} does not hold a state dict.</source>
+        <translation>{path} 中没有 state dict。</translation>
     </message>
     <message>
         <source>{path} from {repo} has {size:,} bytes but the hub lists {listed:,}; the transfer was cut short or changed. Download the model again.</source>
@@ -2569,8 +2629,16 @@ then start the download again (finished downloads are kept).</source>
         <translation>{path} 是 EAGLE-3 草稿头，不是完整模型。请把它选作草稿模型，并选择与之匹配的主模型（例如 OpenVINO int4 Qwen3）。</translation>
     </message>
     <message>
+        <source>{path} is a legacy (pre-zip) PyTorch file, which the converter does not read.</source>
+        <translation>{path} 是旧式（zip 之前的）PyTorch 文件，转换器不读取这种文件。</translation>
+    </message>
+    <message>
         <source>{path} is an encrypted PDF (it needs a password); EagleChat cannot read it.</source>
         <translation>{path} 是加密的 PDF（需要密码），EagleChat 无法读取。</translation>
+    </message>
+    <message>
+        <source>{path} is not a PyTorch state dict (no data.pkl).</source>
+        <translation>{path} 不是 PyTorch state dict（没有 data.pkl）。</translation>
     </message>
     <message>
         <source>{path} is not a kind of file EagleChat can read (text, Markdown, source code, HTML, PDF, DOCX).</source>
@@ -2603,6 +2671,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>{path} no longer exists.</source>
         <translation>{path} 已不存在。</translation>
+    </message>
+    <message>
+        <source>{path}: tensor {name} has type {dtype}, which the converter does not read.</source>
+        <translation>{path}：张量 {name} 的类型是 {dtype}，转换器不读取这种类型。</translation>
     </message>
     <message>
         <source>{port} is not a port number (0–65535).</source>
@@ -2974,6 +3046,14 @@ then start the download again (finished downloads are kept).</source>
 <context>
     <name>menus</name>
     <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -3048,6 +3128,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>The new language applies when EagleChat starts again.</source>
         <translation>新语言将在 EagleChat 下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>Restart now</source>
+        <translation>立即重新启动</translation>
     </message>
 </context>
 <context>
@@ -3262,6 +3346,10 @@ Open it in your browser?</source>
     <message>
         <source>remote</source>
         <translation>远程</translation>
+    </message>
+    <message>
+        <source>prompt lookup</source>
+        <translation>提示查找</translation>
     </message>
     <message>
         <source>installed</source>
@@ -3574,8 +3662,12 @@ Open it in your browser?</source>
         <translation>下载后即可运行。</translation>
     </message>
     <message>
-        <source>Its draft is prepared for OpenVINO on this computer after the download (a few minutes; needs the build-models extra).</source>
-        <translation>下载后会在本机为 OpenVINO 准备其草稿模型（需要几分钟；需要 build-models 附加组件）。</translation>
+        <source>Its draft is converted to OpenVINO on this computer after the download (under a minute; no extra packages).</source>
+        <translation>下载后，它的草稿模型会在这台电脑上转换为 OpenVINO 格式（不到一分钟；无需额外安装软件包）。</translation>
+    </message>
+    <message>
+        <source>Its draft is converted to OpenVINO on this computer after the download (under a minute). NNCF is not installed, so the draft keeps 16-bit weights: about {size} on disk, where int4 would take about a third of that.</source>
+        <translation>下载后，它的草稿模型会在这台电脑上转换为 OpenVINO 格式（不到一分钟）。未安装 NNCF，因此草稿模型保留 16 位权重：约占 {size} 磁盘空间，int4 只需其约三分之一。</translation>
     </message>
     <message>
         <source>Unverified: {what}</source>

@@ -113,3 +113,13 @@ def test_required_mode_on_the_tiny_models_calls_a_real_mcp_tool_and_the_next_ste
               f"{time.monotonic() - returned:.3f} s, step 2 TTFT {second.stats.ttft_ms:.1f} ms")
     finally:
         hub.close()
+
+
+def test_a_call_the_reply_ended_inside_is_never_run():
+    one = '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n</tool_call>'
+    reply = agent.read_reply(one + '\n<tool_call>\n{"name": "add", "arguments": {"a": 1, "b')
+    assert [json.loads(c.arguments) for c in reply.calls] == [{"a": 1, "b": 2}] and reply.cut == 1
+    assert agent.read_reply('<tool_call>\n{"name": "ad').calls == [] == agent.read_reply('<tool_call>\n{"name": '
+                                                                                         '"add", "arguments": {"a').calls
+    bad = agent.read_reply('<tool_call>\n{"name": "add", "arguments": {"a": 1,, }}\n</tool_call>')
+    assert len(bad.calls) == 1 and bad.calls[0].error and bad.cut == 0  # whole but not JSON: the model is told

@@ -122,8 +122,8 @@ def test_sampling_with_a_draft_is_refused_not_changed(spec_engine, plain_engine,
         prompts[0], GenerationSettings(max_new_tokens=8, do_sample=True, speculative=False)
     )
     assert sampled.stats.mode == "baseline" and sampled.stats.generated_tokens > 0
-    with pytest.raises(EngineError, match="needs an EAGLE-3 draft"):
-        plain_engine.generate(prompts[0], GenerationSettings(speculative=True))
+    with pytest.raises(EngineError, match="'eagle3' is not available .* it offers off, prompt_lookup"):
+        plain_engine.generate(prompts[0], GenerationSettings(speculative=True, method="eagle3"))
 
 
 def test_chat_history_system_prompt_and_thinking(spec_engine):
@@ -143,10 +143,12 @@ def test_empty_prompts_are_refused(spec_engine, bad):
         spec_engine.generate(bad, SPEC)
 
 
-@pytest.mark.parametrize("k", [0, 17])
+@pytest.mark.parametrize("k", [17, 40])
 def test_assistant_tokens_out_of_range(spec_engine, k):
     with pytest.raises(EngineError, match="between 1 and 16"):
         spec_engine.generate("hello there", GenerationSettings(num_assistant_tokens=k))
+    plain = spec_engine.generate("hello there", GenerationSettings(max_new_tokens=8, num_assistant_tokens=0))
+    assert plain.stats.mode == "baseline" and plain.stats.method == "off"  # K = 0 is plain decoding, not refused
 
 
 def test_what_would_be_sent_to_openvino_for_npu_and_gpu(tiny_pair, tmp_path):

@@ -23,3 +23,15 @@ def test_a_pair_that_cannot_be_fetched_here_gives_way():
     first = suggest_first_model(catalog, ["CPU"], problem=lambda e: "no exporter" if e.needs_export else None)
     assert not first.entry.needs_export
     assert suggest_first_model(catalog, []) is None
+
+
+def test_the_first_run_card_recommends_the_smallest_verified_pair_on_a_default_install():
+    """With the converter, no built-in entry is held back for want of optimum-intel: the card offers Qwen3 1.7B
+    (verified, the smallest), not the unverified pre-exported pair."""
+    from eagle_chat.core.acquisition.pulls import export_problem
+    from eagle_chat.core.models.catalog import load_catalog
+    from eagle_chat.core.models.first_model import suggest_first_model
+
+    suggestion = suggest_first_model(load_catalog(), ["CPU"], export_problem)
+    assert suggestion is not None and suggestion.entry.name == "qwen3-1.7b"
+    assert not suggestion.entry.unverified

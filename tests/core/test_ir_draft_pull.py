@@ -85,14 +85,23 @@ def test_an_ir_draft_plan_has_no_export_step_and_needs_no_export_tools(tiny_ir_c
         pulls.plan_pull("tiny", catalog=tiny_ir_catalog)
 
 
-def test_a_pip_install_without_the_extra_says_what_to_install_before_any_download(tiny_ir_catalog, fake_hub,
-                                                                                 monkeypatch, capsys):
+def test_a_pip_install_without_optimum_still_offers_hf_heads(tiny_ir_catalog, fake_hub, monkeypatch, capsys):
+    """The draft converter needs no optimum-intel: an entry with a Hugging Face-format head is not held back."""
     from eagle_chat.commands.models import main as models_main
 
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: None if name.startswith("optimum") else object())
+    assert pulls.export_problem(tiny_ir_catalog.get("tiny")) is None
+    assert models_main(["list"]) == 0
+    assert "needs a draft export" not in capsys.readouterr().out
+
+
+def test_the_frozen_bundle_says_it_cannot_convert_before_any_download(tiny_ir_catalog, fake_hub, monkeypatch,
+                                                                      capsys):
+    from eagle_chat.commands.models import main as models_main
+
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
     assert models_main(["pull", "tiny", "--endpoint", fake_hub.url]) == 2
-    err = capsys.readouterr().err
-    assert "missing: optimum-intel" in err and 'pip install "eagle-chat[build-models]"' in err
+    assert "cannot export EAGLE-3 drafts itself" in capsys.readouterr().err
     assert fake_hub.requests == [], "nothing was downloaded"
     assert models_main(["list"]) == 0
     listed = capsys.readouterr().out

@@ -124,6 +124,14 @@ def test_a_reply_cut_inside_a_call(sizes):
     assert calls[0].error == "the reply ended inside this call" and not calls[0].closed
 
 
+@pytest.mark.parametrize("sizes", SIZES)
+def test_a_reply_cut_before_the_calls_name_is_neither_call_nor_content(sizes):
+    parser = ToolCallParser(new_id=ids())
+    content = "".join(parser.feed(c).content for c in _chunks('Sure. <tool_call>\n{"name": "ad', sizes))
+    content += parser.finish().content
+    assert (content, parser.calls) == ("Sure.", []) and "before the call's name" in (parser.cut or "")
+
+
 def test_a_missing_outer_brace_and_a_missing_close_tag():
     _, calls, _, _ = parse('<tool_call>\n{"name": "add", "arguments": {"a": 1}\n</tool_call>')
     assert calls[0].arguments == '{"a": 1}' and calls[0].error == "the call's JSON object is not closed"

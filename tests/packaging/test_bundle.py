@@ -44,10 +44,12 @@ def build(tmp_path_factory):
 def test_build_and_self_test_pass(build):
     bundle, proc = build
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-6000:]
-    assert PASSED in proc.stdout
+    assert proc.stdout.count(PASSED) == 2  # the console eagle-chat and the windowed EagleChat, each
+    for program in ("eagle-chat", "EagleChat"):
+        assert f"SELF_TEST_STATUS_{program}=0" in proc.stdout
+        assert (bundle / program).is_file()
     assert "(frozen bundle)" in proc.stdout
     assert "HOME untouched by the self-test" in proc.stdout
-    assert (bundle / "eagle-chat").is_file()
 
 
 def test_bundle_has_no_telemetry(build):

@@ -64,16 +64,19 @@ def check_call(call, name=None):
 
 @pytest.mark.parametrize("choice", ["required", NAMED], ids=["required", "named"])
 def test_a_forced_call_is_valid_streamed_and_not(client, choice):
+    """``required`` lets the toy model write several calls; a named function exactly one, then the end."""
     whole = ask(client, tool_choice=choice, max_tokens=FORCED_TOKENS)
     assert whole.choices[0].finish_reason == "tool_calls"
     message = whole.choices[0].message
-    assert message.content is None and len(message.tool_calls) >= 2  # several calls in one reply
+    assert message.content is None
+    assert len(message.tool_calls) >= 2 if choice == "required" else len(message.tool_calls) == 1
     assert [c.id for c in message.tool_calls] == list(dict.fromkeys(c.id for c in message.tool_calls))
     for call in message.tool_calls:
         check_call(call, "add" if choice == NAMED else None)
     figures = whole.model_extra["eagle_chat"]
     assert figures["grammar"] == "tool_call" and figures["drafting_limited_by_grammar"] is False
     assert figures["mode"] == "speculative" and figures["accepted_tokens"] > 0  # a full-vocabulary draft drafts on
+    assert "tool_call_errors" not in figures
 
     final, chunks = streamed(client, tool_choice=choice, max_tokens=FORCED_TOKENS)
     got = final.choices[0]
@@ -81,18 +84,74 @@ def test_a_forced_call_is_valid_streamed_and_not(client, choice):
     assert [(c.function.name, c.function.arguments) for c in got.message.tool_calls] == \
            [(c.function.name, c.function.arguments) for c in message.tool_calls]  # greedy: the same call(s)
     deltas = [d for c in chunks if c.choices for d in (c.choices[0].delta.tool_calls or [])]
-    first = deltas[0]
-    assert first.index == 0 and first.id.startswith("call_") and first.type == "function"
-    assert first.function.name == message.tool_calls[0].function.name and first.function.arguments == ""
-    assert all(d.id is None and d.function.name is None for d in deltas[1:] if d.index == 0)  # then arguments only
-    assert sorted({d.index for d in deltas}) == list(range(len(message.tool_calls)))
+    # each call whole in one delta, once it is complete: index, id, name and all its arguments
+    assert [d.index for d in deltas] == list(range(len(message.tool_calls)))
+    for delta, call in zip(deltas, message.tool_calls, strict=True):
+        assert delta.id.startswith("call_") and delta.type == "function"
+        assert (delta.function.name, delta.function.arguments) == (call.function.name, call.function.arguments)
     assert not any("<tool" in (c.choices[0].delta.content or "") for c in chunks if c.choices)
 
 
+def test_a_named_function_in_the_responses_api_is_one_call(client):
+    tools = [{"type": "function", "name": t["function"]["name"], "parameters": t["function"]["parameters"]} for t in TOOLS]
+    reply = client.responses.create(model=MODEL, input=ASK[0]["content"], tools=tools, max_output_tokens=FORCED_TOKENS,
+                                    tool_choice={"type": "function", "name": "add"})
+    calls = [item for item in reply.output if item.type == "function_call"]
+    assert reply.status == "completed" and [c.name for c in calls] == ["add"]
+    jsonschema.validate(json.loads(calls[0].arguments), SCHEMAS["add"])
+
+
 def test_one_call_without_parallel_calls(client):
-    whole = ask(client, tool_choice="required", parallel_tool_calls=False)
-    assert len(whole.choices[0].message.tool_calls) == 1
-    check_call(whole.choices[0].message.tool_calls[0])
+    for fields in ({}, {"stream": True}):
+        if fields:
+            final, _ = streamed(client, tool_choice="required", parallel_tool_calls=False, max_tokens=FORCED_TOKENS)
+        else:
+            final = ask(client, tool_choice="required", parallel_tool_calls=False, max_tokens=FORCED_TOKENS)
+        assert final.choices[0].finish_reason == "tool_calls"
+        assert len(final.choices[0].message.tool_calls) == 1
+        check_call(final.choices[0].message.tool_calls[0])
+
+
+@pytest.mark.parametrize("limit", [5, 12, 120], ids=["inside-the-tag", "inside-the-first", "inside-the-second"])
+def test_a_call_cut_by_max_tokens_never_surfaces(client, limit):
+    """``required`` calls cut by ``max_tokens`` (a call is ~80 tokens): only the complete ones come back, in the
+    whole response and in the SDK's accumulation of the stream alike; the cut one is named in the figures."""
+    whole = ask(client, tool_choice="required", max_tokens=limit)
+    final, chunks = streamed(client, tool_choice="required", max_tokens=limit)
+    for reply in (whole, final):
+        got = reply.choices[0]
+        assert got.finish_reason == "length"
+        calls = got.message.tool_calls or []
+        assert len(calls) == (1 if limit == 120 else 0)
+        for call in calls:
+            check_call(call)
+        assert not got.message.content  # nor is a cut call's text passed off as content
+    errors = whole.model_extra["eagle_chat"]["tool_call_errors"]
+    assert len(errors) == 1 and f"tool call {len(calls)}" in errors[0] and "withheld: the reply ended inside" in errors[0]
+    assert [c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason] == ["length"]
+
+
+def cached_on_the_second_turn(client, block=32):
+    """A conversation's second turn (chat, whole and streamed) and a repeated Responses prompt report prompt
+    tokens served from the cache: whole KV blocks (32 tokens on CPU), at least the first turn's prompt."""
+    first = ask(client, tool_choice="none", max_tokens=20)
+    conversation = [*ASK, {"role": "assistant", "content": first.choices[0].message.content or ""},
+                    {"role": "user", "content": "And in Rome?"}]
+    second = ask(client, messages=conversation, tool_choice="none", max_tokens=20)
+    cached = second.usage.prompt_tokens_details.cached_tokens
+    assert first.usage.prompt_tokens // block * block <= cached < second.usage.prompt_tokens and cached % block == 0
+    chunks = list(client.chat.completions.create(model=MODEL, messages=conversation, tools=TOOLS, tool_choice="none",
+                                                 max_tokens=20, stream=True, stream_options={"include_usage": True}))
+    assert chunks[-1].usage.prompt_tokens_details.cached_tokens >= cached
+    ask_twice = {"model": MODEL, "instructions": "You answer questions about the weather, briefly. " * 6,
+                 "input": "What is the weather in Paris?", "max_output_tokens": 16}
+    client.responses.create(**ask_twice)
+    again = client.responses.create(**ask_twice)
+    assert again.usage.input_tokens_details.cached_tokens >= block
+
+
+def test_cached_tokens_on_the_second_turn(client):
+    cached_on_the_second_turn(client)
 
 
 @pytest.mark.parametrize("choice", ["auto", "none"])
@@ -203,6 +262,10 @@ def test_a_grammar_on_the_d2t_pair_is_served_without_drafting_and_the_log_says_s
             as server, openai.OpenAI(base_url=server.url, api_key=API_KEY, max_retries=0, timeout=120) as client:
         forced = ask(client, tool_choice="required", parallel_tool_calls=False)
         check_call(forced.choices[0].message.tool_calls[0])
+        named = ask(client, tool_choice=NAMED, max_tokens=FORCED_TOKENS)  # named: exactly one call on this pair too
+        assert named.choices[0].finish_reason == "tool_calls" and len(named.choices[0].message.tool_calls) == 1
+        check_call(named.choices[0].message.tool_calls[0], "add")
+        cached_on_the_second_turn(client)
         as_json = client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=60,
                                                  response_format={"type": "json_object"})
         free = client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=30)
@@ -213,4 +276,4 @@ def test_a_grammar_on_the_d2t_pair_is_served_without_drafting_and_the_log_says_s
         log = server.log_path.read_text(encoding="utf-8")
         for grammar in ("tool_call", "json_object"):
             assert f"{grammar} grammar: drafting off (reduced-vocabulary draft)" in log, log[-2000:]
-        assert log.count("grammar") == 2  # the free reply's line names none
+        assert log.count("grammar") == 3  # the two forced calls and the JSON reply; the free replies' lines name none

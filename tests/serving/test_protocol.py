@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 
 import pytest
@@ -72,7 +74,10 @@ def test_an_unknown_model_is_404_and_sampling_without_a_draft_is_fine():
     request = parse_chat({"model": "m", "messages": USER, "temperature": 0.8, "top_p": 0.9}, PLAIN, Limits())
     settings = request.settings(GenerationSettings(), has_draft=False)
     assert settings.do_sample and settings.temperature == 0.8 and settings.top_p == 0.9
-    assert refused({"model": "m", "messages": USER, "num_assistant_tokens": 3}, PLAIN).param == "num_assistant_tokens"
+    # without a draft prompt lookup still drafts, so K is taken; only where nothing speculates (NPU alone) it is refused
+    assert parse_chat({"model": "m", "messages": USER, "num_assistant_tokens": 3}, PLAIN, Limits()).num_assistant_tokens == 3
+    npu = replace(PLAIN, device="NPU")
+    assert refused({"model": "m", "messages": USER, "num_assistant_tokens": 3}, npu).param == "num_assistant_tokens"
 
 
 def test_greedy_fallback_from_the_request_or_the_server():

@@ -124,3 +124,25 @@ def test_the_placeholder_and_the_eagle3_switch_read_in_dark(qtbot, dark_window):
     apart = math.dist(on_fill.getRgb()[:3], off_fill.getRgb()[:3])
     assert apart >= 100 and theme.contrast_ratio(on_fill, off_fill) >= 3.0, (on_fill.name(), off_fill.name())
     assert on_text >= 4.5 and off_text >= 4.5, (on_text, off_text)
+
+
+def test_an_unchecked_check_box_and_the_copy_code_link_show_in_dark(dark_window):
+    """The walk saw unchecked boxes as a dark square on near-black (no border) and "Copy code" dim blue."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionButton
+
+    box = dark_window.side.drafted_toggle
+    assert box.isVisible() and not box.isChecked()
+    option = QStyleOptionButton()
+    box.initStyleOption(option)
+    indicator = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box)
+    image = grab(box)
+    around = common_colour(image, image.rect())  # the panel behind the box and its caption
+    edge = ink(image, indicator, around)
+    assert theme.contrast_ratio(edge, around) >= 3.0, (edge.name(), around.name())  # WCAG's 3:1 for controls
+
+    view = dark_window.chat
+    link = text_box(view, "Copy code").adjusted(-1, 0, 1, 0)
+    image = grab(view.viewport())
+    background = common_colour(image, link.adjusted(-4, -2, 4, 2))
+    ratio = theme.contrast_ratio(ink(image, link, background), background)
+    assert ratio >= 4.5, round(ratio, 2)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDesktopServices
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractScrollArea,
@@ -32,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from eagle_chat import paths
-from tests.gui import choose_in_context_menu, close_popups, close_window, send, wait_ready
+from tests.gui import choose_in_context_menu, close_popups, send, wait_ready
 
 SETTLE_MS = 120_000  # a load, a speed-demo build or a comparison the action started, on 2 busy cores
 NO_MENU = (Qt.ContextMenuPolicy.NoContextMenu, Qt.ContextMenuPolicy.PreventContextMenu,
@@ -127,6 +128,8 @@ def walk_menu(qtbot, window, menu: QMenu, path: str, drive: Drive) -> None:
             return
         action = pending[0]
         done.add(f"{action.objectName()}|{action.text()}")
+        if action.objectName() == "actionQuit":  # File → Quit closes the window: the test's last step
+            continue
         name = f"{path} › {title(action.text())}"
         if action.menu() is not None:
             walk_menu(qtbot, window, action.menu(), name, drive)
@@ -324,5 +327,8 @@ def test_every_action_button_and_link_runs_without_a_failure(qtbot, qasync_loop,
     window.prompt.clear()
     message, _ = send(qtbot, window, "Still there?")  # the window still answers
     assert message.content and message is window.controller.conversation.messages[-1]
-    close_window(qtbot, window)  # and closes properly (the fixture checks its threads stopped)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    QTest.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)  # File → Quit
+    qtbot.waitUntil(lambda: window.closer.done, timeout=60_000)  # closes properly (the fixture checks threads)
     assert not window.isVisible()

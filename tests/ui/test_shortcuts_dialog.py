@@ -55,13 +55,16 @@ def test_the_dialog_lists_the_window_s_own_actions_and_follows_them(qtbot, open_
     assert (native("Ctrl+Alt+P"), "Toggle the side panel", "Main window") in rows
 
 
-def test_companion_windows_shortcuts_are_listed_once_they_exist(qtbot, open_window):
+def test_the_comparisons_keys_are_listed_before_it_was_ever_opened(qtbot, open_window):
+    """F1 before the comparison was opened left out F5 and Alt+1…9 (what a presenter looks up first)."""
     window = open_window()
-    before = {keys for keys, _, _ in table_rows(open_shortcuts_dialog(window))}
-    assert native("F5") not in before
-    compare = window.open_compare()
+    assert window.dialogs.compare is None
     rows = table_rows(open_shortcuts_dialog(window))
-    assert (native("F5"), compare.windowTitle()) in {(keys, where) for keys, _, where in rows}
+    compare = window.dialogs.compare
+    assert compare is not None and not compare.isVisible()
+    found = {(keys, where) for keys, _, where in rows}
+    assert (native("F5"), compare.windowTitle()) in found
+    assert all((native(f"Alt+{n}"), compare.windowTitle()) in found for n in range(1, 5)), sorted(found)
 
 
 def test_the_filter_and_esc(qtbot, open_window):

@@ -81,6 +81,6 @@ def test_a_new_conversation_starts_with_an_empty_chart(qtbot, open_window):
     qtbot.mouseClick(window.conversations.new_button, Qt.MouseButton.LeftButton)
     assert c.conversation.id != earlier
     assert window.chart.keys() == [] and label.text() == "No reply yet"
-    c.open_conversation(earlier)  # its reply's figures again; its live line is not kept
+    c.open_conversation(earlier)  # its reply's figures again, and its line at its mean speed (as after a restart)
     assert label.text() == texts.stats_summary(c.conversation.messages[-1].stats)
-    assert window.chart.keys() == []
+    assert window.chart.keys() == [("stored", c.conversation.messages[-1].id)]

@@ -87,3 +87,11 @@ def test_where_two_code_answers_part_reads_on_one_line(english):
     text = texts.divergence_text(divergence)
     assert "\n" not in text and "  " not in text, text
     assert text.endswith("“1 ⏎” vs EAGLE-3 “2 ⏎ # done”"), text
+
+
+def test_the_stats_line_names_a_method_other_than_eagle3():
+    stats = GenerationStats(mode="speculative", num_assistant_tokens=5, generated_tokens=40, input_tokens=9,
+                            ttft_ms=5, tpot_ms=1, tokens_per_s=900.0, duration_ms=50, tokens_per_step=2.4)
+    assert texts.stats_summary(stats).startswith("speculative · ")  # EAGLE-3, also a reply stored before methods
+    stats.method = "prompt_lookup"
+    assert texts.stats_summary(stats).startswith("speculative (prompt lookup) · ")

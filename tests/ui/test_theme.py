@@ -75,3 +75,26 @@ def test_view_theme_menu_switches_to_dark_and_is_saved(qtbot, open_window, qapp)
     finally:
         window.findChild(type(window.menuBar().actions()[0]), "theme_light").trigger()
         qapp.setPalette(light)
+
+
+def test_a_platform_dark_palette_with_dim_links_gets_readable_ones(qapp):
+    """A dark palette the platform (or Qt's own dark Fusion) brings may carry a dim blue link colour: the chat's
+    links and "Copy code" then read at ~3.9:1. The theme lifts them to 4.5:1 at least."""
+    from PySide6.QtWidgets import QTextBrowser
+
+    original = qapp.palette()
+    dim = theme.dark_palette()
+    dim.setColor(QPalette.ColorRole.Base, QColor("#2b2b2b"))  # as Qt's dark Fusion has them
+    dim.setColor(QPalette.ColorRole.Link, QColor("#2a82da"))
+    dim.setColor(QPalette.ColorRole.LinkVisited, QColor("#5b3a92"))
+    try:
+        qapp.setPalette(dim)
+        theme.apply_theme(qapp, "dark")
+        browser = QTextBrowser()
+        palette = browser.palette()
+        base = palette.color(QPalette.ColorRole.Base)
+        for role in (QPalette.ColorRole.Link, QPalette.ColorRole.LinkVisited):
+            assert theme.contrast_ratio(palette.color(role), base) >= 4.5, role
+    finally:
+        theme.apply_theme(qapp, "system")
+        qapp.setPalette(original)

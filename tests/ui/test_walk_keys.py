@@ -33,3 +33,31 @@ def test_a_preset_then_f5_at_once_runs_the_preset(qtbot, open_window):
     assert started and set(started) == {wanted}, started
     assert view.comparison is not None and view.comparison.prompt == wanted
     assert view.prompt.currentText() == wanted
+
+
+def test_the_acceptance_chart_never_says_warming_up_while_runs_are_counted(qtbot, open_window):
+    """It kept "Warming up both modes…" through the counted baseline runs, and before the first run said the
+    chat's "send a message with EAGLE-3 on"."""
+    from PySide6.QtCore import QTimer
+
+    window = open_window()
+    window.options.max_tokens.setValue(16)
+    view = window.open_compare()
+    title = view.acceptance.chart().title
+    assert "send a message" not in title().lower() and title(), title()
+    warming = view.tr("Warming up both modes…")
+    seen: list[tuple[str, str]] = []
+    view.runner.sig_job_started.connect(lambda _i, job, _r: seen.append(("start", job.tag.mode, job.tag.warmup)))
+    sampler = QTimer()
+    sampler.timeout.connect(lambda: seen.append(("title", title())))
+    sampler.start(5)
+    with qtbot.waitSignal(view.sig_finished, timeout=REPLY_TIMEOUT_MS * 2):
+        assert view.run()
+    sampler.stop()
+    counted = False
+    for entry in seen:
+        if entry[0] == "start":
+            counted = not entry[2]
+        elif counted:
+            assert entry[1] != warming, seen
+    assert counted

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eagle_chat import paths
-from eagle_chat.core.acquisition import staging
+from eagle_chat.core.acquisition import eagle3_converter, staging
 from eagle_chat.core.acquisition.child_process import worker_env
 from eagle_chat.core.acquisition.draft_export import (
     DraftExportError,
@@ -21,8 +21,10 @@ from eagle_chat.core.acquisition.draft_export import (
     finish_export,
     head_for_export,
 )
+from eagle_chat.core.acquisition.eagle3_weights import HeadFormatError, read_config
 from eagle_chat.core.acquisition.protocol import error_from_event, parse_event
 from eagle_chat.core.errors import UserError
+from eagle_chat.core.files import move_aside_for_deletion
 from eagle_chat.core.models import folders
 from eagle_chat.core.models.catalog import SOURCE_LABELS, ExportOptions
 
@@ -197,7 +199,12 @@ class IrDraftDownloadStep(DownloadStep):
 
 
 class ExportStep(Step):
-    """Export a Hugging Face-format EAGLE-3 head to OpenVINO IR with optimum-intel, in a child process."""
+    """Convert a Hugging Face-format EAGLE-3 head to OpenVINO IR in a child process.
+
+    EagleChat's own converter (:mod:`.eagle3_converter`, no PyTorch) builds every head whose layout it knows;
+    a head it does not know goes to ``optimum-cli export openvino`` when optimum-intel is installed, and
+    otherwise fails with the converter's message, which names the architecture it found.
+    """
 
     def __init__(self, head_dir: Path, out_dir: Path, final_dir: Path, target_dir: Path,
                  options: ExportOptions, approx_bytes: int = 0):
@@ -206,7 +213,12 @@ class ExportStep(Step):
         self.export_dir = head_dir  # what optimum-cli reads: the head, or a copy with a patched config.json
         self.options = options
         self.approx_bytes = approx_bytes
-        self.title = f"Exporting the EAGLE-3 draft to OpenVINO ({options.weight_format})"
+        self.route = "converter"  # or "optimum", decided in prepare() once the head is on disk
+        written = eagle3_converter.effective_format(options)
+        self.title = f"Exporting the EAGLE-3 draft to OpenVINO ({written})"
+        if written != options.weight_format:  # int4/int8 need NNCF, which EagleChat does not depend on
+            self.title += (f" — NNCF is not installed, so the draft keeps 16-bit weights (about "
+                           f"{staging.format_bytes(approx_bytes)} instead of roughly a third of that as int4)")
 
     def is_done(self) -> bool:
         try:
@@ -216,19 +228,28 @@ class ExportStep(Step):
         return True
 
     def prepare(self) -> None:
-        problem = export_tools_error()
-        if problem is not None:
-            raise ExportToolsMissing.from_error(problem)
         if self.out_dir.exists():
             shutil.rmtree(self.out_dir)  # a half-written export cannot be resumed
         self.out_dir.parent.mkdir(parents=True, exist_ok=True)
         staging.ensure_free_space(self.out_dir.parent, self.approx_bytes, "exporting the draft")
+        try:
+            read_config(self.head_dir)
+            self.route = "converter"
+            return
+        except HeadFormatError as unknown:
+            if export_tools_error() is not None:
+                raise AcquireError("{error} optimum-intel, which could try it instead, is not installed.",
+                                   error=unknown) from None
+        self.route = "optimum"
+        self.title = f"Exporting the EAGLE-3 draft with optimum-intel ({self.options.weight_format})"
         try:
             self.export_dir = head_for_export(self.head_dir, self.out_dir.with_name(self.out_dir.name + "-head"))
         except DraftExportError as error:
             raise AcquireError.from_error(error) from None
 
     def command(self) -> StepCommand:
+        if self.route == "converter":
+            return StepCommand(eagle3_converter.command(self.head_dir, self.out_dir, self.options), export_env())
         return StepCommand(export_command(self.export_dir, self.out_dir, self.options), export_env())
 
     merge_stderr = True  # optimum logs to stderr; its last line is the best progress there is
@@ -238,11 +259,14 @@ class ExportStep(Step):
         if isinstance(line, bytes):
             line = line.decode("utf-8", errors="replace")
         line = line.strip()
+        if line.startswith("{"):
+            return super().handle_line(line)
         return Progress(self.title, message=line[:200]) if line else None
 
     def finish(self, returncode: int) -> None:
         if returncode != 0:
-            raise AcquireError("Exporting the draft with optimum-cli failed: {detail}",
+            tool = "EagleChat's converter" if self.route == "converter" else "optimum-cli"
+            raise AcquireError("Exporting the draft with {tool} failed: {detail}", tool=tool,
                                detail=self.failure_detail(returncode))
         try:
             finish_export(self.out_dir, self.target_dir)
@@ -323,8 +347,25 @@ class DocumentModelCheckStep(Step):
 
 
 def move_into_place(source: Path, destination: Path) -> None:
-    """Move a finished folder to its final place (same disk: a rename). An older copy is replaced."""
+    """Move a finished folder to its final place (same disk: a rename). An older copy is replaced: moved aside
+    in one rename first, so Windows' refusal (the older copy is loaded: its weights are memory-mapped) leaves
+    it whole and the new download kept, rather than the older copy half-deleted."""
     destination.parent.mkdir(parents=True, exist_ok=True)
+    older = None
     if destination.exists():
-        shutil.rmtree(destination)
-    os.replace(source, destination)
+        try:
+            older = move_aside_for_deletion(destination)
+        except OSError as error:
+            raise AcquireError(
+                "The older copy in {folder} cannot be replaced now ({error}); it is unchanged and the download is "
+                "kept. A program may have a file in it open — on Windows, a loaded model: unload it or close "
+                "EagleChat, then pull again.", folder=str(destination), error=error.strerror or str(error),
+            ) from error
+    try:
+        os.replace(source, destination)
+    except OSError:
+        if older is not None:
+            os.replace(older, destination)
+        raise
+    if older is not None:
+        shutil.rmtree(older, ignore_errors=True)

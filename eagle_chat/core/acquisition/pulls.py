@@ -31,6 +31,7 @@ the user starts a pull. Hugging Face telemetry is switched off in their environm
 from __future__ import annotations
 
 import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -222,7 +223,7 @@ def plan_pull(
         export_step,
         verify_step,
     ]
-    if not export_step.is_done():
+    if not export_step.is_done() and getattr(sys, "frozen", False):
         problem = export_tools_error()
         if problem is not None:
             raise ExportToolsMissing.from_error(problem)
@@ -237,7 +238,9 @@ def export_problem(entry: CatalogEntry) -> str | None:
     this EagleChat cannot run one (the frozen bundle; a pip install without the ``build-models`` extra).
     None when it can. A draft already exported (an unfinished earlier pull) is not looked for here:
     :func:`plan_pull` skips a finished export."""
-    return export_tools_problem() if entry.needs_export else None
+    if not entry.needs_export or not getattr(sys, "frozen", False):
+        return None  # the converter (no PyTorch) runs with this Python; optimum-intel is only its fallback
+    return export_tools_problem()
 
 
 def import_pair(target_dir: Path, draft_dir: Path, *, name: str | None = None, device: str = "CPU",

@@ -31,6 +31,9 @@ START_TIMEOUT_S = 120.0
 
 def _child(conn, model_dir: str, device: str) -> None:
     import eagle_chat  # noqa: F401 - the privacy switches (telemetry off) before OpenVINO loads
+    from eagle_chat.core.console_signals import ignore_console_interrupts
+
+    ignore_console_interrupts()  # a console's Ctrl+C is for serve, which then closes this child
     from eagle_chat.core.documents.retrieval import open_embedder
     from eagle_chat.core.errors import UserError
     from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry

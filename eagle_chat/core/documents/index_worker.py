@@ -1,7 +1,10 @@
 """Index files into the documents database — run as a child process, so the window never waits on it.
 
     python -m eagle_chat.core.documents.index_worker --database FILE --collection NAME [--embedder NAME|DIR]
-        [--device CPU] PATH...
+        [--device CPU] (PATH... | --paths-from-stdin)
+
+``--paths-from-stdin`` reads the paths from standard input, each ended by a NUL character: the window passes
+them that way, since a Windows command line holds at most 32,767 characters (a few hundred files).
 
 Without ``--embedder``, the embedder the index was built with (``retrieval.embedder_model``), run with the
 pooling and query instruction it was registered with.
@@ -42,8 +45,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--collection", required=True)
     parser.add_argument("--embedder", help="a pulled embedding model's name or a folder (default: the index's)")
     parser.add_argument("--device", default="CPU")
-    parser.add_argument("paths", type=Path, nargs="+")
+    parser.add_argument("--paths-from-stdin", action="store_true", help="paths on stdin, each ended by NUL")
+    parser.add_argument("paths", type=Path, nargs="*")
     args = parser.parse_args(argv)
+    if args.paths_from_stdin:
+        args.paths += [Path(p) for p in sys.stdin.buffer.read().decode("utf-8").split("\0") if p]
+    if not args.paths:
+        parser.error("no paths to index")
     from eagle_chat.core.documents import retrieval
     from eagle_chat.core.documents.indexer import Indexer
     from eagle_chat.core.documents.store import DocumentStore

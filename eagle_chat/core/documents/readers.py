@@ -77,9 +77,17 @@ def _read_bytes(path: Path) -> bytes:
                             reason=error.strerror or str(error)) from None
 
 
+# Tried in order after UTF-8 for text without a BOM: GB18030 (a superset of GBK and GB2312) is what Notepad's
+# "ANSI" and Excel's CSV write on Chinese Windows.
+LEGACY_ENCODINGS = ("gb18030",)
+# Of the characters a legacy decode produced, more than this share of control characters means binary.
+MAX_CONTROL_SHARE = 0.01
+
+
 def decode_text(path: Path, data: bytes) -> str:
-    """UTF-8 (with or without BOM) or UTF-16 with a BOM; anything with NUL bytes or invalid UTF-8 is refused as
-    binary rather than indexed as noise (a ``.txt`` that is really an image or an archive)."""
+    """UTF-8 (with or without BOM), UTF-16 with a BOM, or GB18030/GBK; anything with NUL bytes, or that no
+    encoding reads as text, is refused as binary rather than indexed as noise (a ``.txt`` that is really an
+    image or an archive)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")
@@ -90,6 +98,14 @@ def decode_text(path: Path, data: bytes) -> str:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError:
             pass
+        for encoding in LEGACY_ENCODINGS:
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                continue
+            controls = sum(1 for c in text if c < " " and c not in "\t\n\r\f")
+            if controls <= MAX_CONTROL_SHARE * len(text):
+                return text
     raise DocumentError("{path} does not contain text (it looks like a binary file with a text file's name).",
                         path=str(path))
 

@@ -5,9 +5,8 @@ The engine is plain, blocking Python: the Qt worker calls it on its own thread. 
 so callers must not touch widgets from it. Stopping is a ``threading.Event`` the streamer polls once per
 decoding step.
 
-What is kept between calls: on CPU/GPU the KV cache of earlier turns (prefix caching, a bounded cache, see
-``kv_cache``); on NPU nothing, every call prefills the whole history again. A conversation goes through the
-context budget (``context``) so that it never runs into the model's limit; docs/context.md has the details.
+Kept between calls: on CPU/GPU the KV cache of earlier turns (prefix caching, bounded, see ``kv_cache``); on NPU
+nothing. A conversation goes through the context budget (``context``); docs/context.md has the details.
 """
 
 from __future__ import annotations
@@ -18,11 +17,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from eagle_chat.core.errors import UserError
-from eagle_chat.core.generation import context as ctx, devices as dev, kv_cache, prefill, short_prompt, structured
+from eagle_chat.core.generation.engine_errors import (EngineError as EngineError, SamplingWithDraftError as
+                                                    SamplingWithDraftError, check_prompt_length as check_prompt_length,
+                                                    first_line as _first_line, load_error as _load_error,
+                                                    MethodUnavailable as MethodUnavailable, method_unavailable,
+                                                    check_not_empty)
+from eagle_chat.core.generation import context as ctx, devices as dev, kv_cache, prefill, prompt_lookup, short_prompt
+from eagle_chat.core.generation import speculation as spec_, structured
 from eagle_chat.core.generation.chat_tokens import ChatTokens, Prompt, chat_renderer, messages_key, tokenized_inputs
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
+from eagle_chat.core.generation.prefix_record import PrefixRecord
 from eagle_chat.core.generation.streamer import ChunkStreamer, token_lengths
 from eagle_chat.core.generation.reasoning import Split, prompt_opens_reasoning, split_reasoning, thinking_figures
 from eagle_chat.core.models import folders
@@ -31,14 +36,6 @@ MIN_ASSISTANT_TOKENS = 1
 MAX_ASSISTANT_TOKENS = 16
 Message = Mapping[str, str]
 CACHE_FULL = "did not fit in the available cache budget"  # GenAI's words when the KV cache is full
-
-
-class EngineError(UserError):
-    """A generation or load failed in a way the user can act on; the message says how."""
-
-
-class SamplingWithDraftError(EngineError):
-    """Sampling was asked for while an EAGLE-3 draft is active; EAGLE-3 streaming is greedy-only."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +94,8 @@ def plan_load(spec: PipelineSpec) -> LoadPlan:
             target.path, draft.path if draft else None, precision=spec.precision, context_tokens=target.max_context,
             available_bytes=kv_cache.available_memory(), weights_bytes=kv_cache.weights_size(target.path, spec.draft_dir),
             device=device)
-        scheduler = {**SCHEDULER, "enable_prefix_caching": bool(spec.prefix_cache), "num_kv_blocks": cache.num_kv_blocks}
+        scheduler = {**SCHEDULER, "enable_prefix_caching": bool(spec.prefix_cache) and not (draft and draft.is_dflash),
+                     "num_kv_blocks": cache.num_kv_blocks}  # GenAI's DFlash refuses prefix caching
     if draft is None:
         return LoadPlan(str(target.path), device, props, None, None, None, target, scheduler, cache)
     folders.check_pair(target, draft)
@@ -130,6 +128,7 @@ class GenerationSettings:
     next_turn: bool = False  # only cache the conversation as its next turn will send it (see ``prefill``)
     tools: str | None = None  # the tool list for the chat template, as JSON text (see ``tool_template``)
     constraint: structured.Constraint | None = None  # a grammar the reply must follow (see ``structured``)
+    method: str = spec_.AUTO  # how the reply speculates: one of speculation.METHODS, or chosen per request
 
 
 @dataclass
@@ -178,11 +177,15 @@ class Engine:
         self._tokenizer = self._pipe.get_tokenizer()
         self._token_lengths = token_lengths(self._tokenizer)
         self._lock = threading.Lock()
-        self._prefilled = prefill.Prefilled()  # the next-turn prefill's prompt, until the request after it
+        self._prefix = PrefixRecord.of(self.plan.scheduler, self.plan.device)  # cached and prefilled prompt tokens
         self._chat = ChatTokens(self._tokenizer)  # a message's text stays text (see chat_tokens)
         self._last_render: tuple[tuple, Prompt] | None = None  # (the prompt's key, its text and ids)
         self.context_limits = ctx.limits_for(self.plan, spec.npu)
         self.reduced_vocab = folders.reduced_vocabulary(self.plan.draft_dir)  # grammars stop it drafting
+        kind = folders.inspect_draft(self.plan.draft_dir).draft_kind if self.plan.draft_dir else None  # eagle3 / dflash
+        self.methods = spec_.offered(draft_kind=kind, device=self.plan.device)  # MTP: not run yet (docs)
+        self.record = spec_.Record()  # this engine's replies per kind and method: what ``auto`` learns from
+        self._lookup = None  # the prompt-lookup pipeline, built for the first reply that runs it
 
     @property
     def tokenizer(self):
@@ -258,10 +261,16 @@ class Engine:
         if next_turn:
             assert not isinstance(prompt, str), "a next-turn prefill continues a conversation: it takes messages"
             sent, settings = prefill.next_turn_prompt(self, prompt, settings), prefill.run_settings(settings)
-        held = self.has_draft and settings.speculative and structured.stops_drafting(settings.constraint, self.reduced_vocab)
-        config = self._config(replace(settings, speculative=False) if held else settings)  # held: no drafting
+        choice = self.choose(prompt, settings)
+        lookup = choice.method == spec_.PROMPT_LOOKUP
+        held = choice.method in spec_.DRAFTED and structured.stops_drafting(settings.constraint, self.reduced_vocab)
+        settings = replace(settings, num_assistant_tokens=choice.k or settings.num_assistant_tokens,
+                           speculative=choice.method in spec_.DRAFTED and not held)  # held: no drafting
+        config = self._config(settings)
+        if lookup:
+            prompt_lookup.configure(config, choice.k)
         if not next_turn:
-            self._check_prompt(prompt)
+            check_not_empty(prompt)
             plan = self.plan_context(prompt, settings)
             config.max_new_tokens = plan.max_new_tokens
             sent = self.prompt([{"role": "user", "content": prompt}] if isinstance(prompt, str) else plan.messages,
@@ -272,16 +281,16 @@ class Engine:
         inputs = [prompt] if raw else tokenized_inputs(sent.ids)
         continuing = not next_turn and not isinstance(prompt, str) and plan.messages[-1].get("role") == "assistant"
         stop = stop or threading.Event()
-        plain = self.has_draft and self.plan.device != "NPU" and (  # one token: EAGLE-3 cannot draft (short_prompt)
+        plain = self.has_draft and not lookup and self.plan.device != "NPU" and (  # one token: EAGLE-3 cannot draft (short_prompt)
             short_prompt.is_one_token(self._tokenizer, prompt) if raw and isinstance(prompt, str) else len(sent.ids) < 2)
         config.num_assistant_tokens = 0 if plain else config.num_assistant_tokens
-        speculative = self.has_draft and bool(config.num_assistant_tokens)
+        speculative = lookup or self.has_draft and bool(config.num_assistant_tokens)
         # Characters per step only matter where tokens were drafted (a baseline reply's steps are all 1).
         streamer = ChunkStreamer(self._tokenizer, on_chunk, stop, self._token_lengths if speculative else None)
         mode = "speculative" if speculative else "baseline"
         with self._lock:  # one generation at a time per pipeline
             try:
-                pipe = short_prompt.draft_free_pipeline(self.plan) if plain else self._pipe
+                pipe = short_prompt.draft_free_pipeline(self.plan) if plain else self._lookup_pipe() if lookup else self._pipe
                 streamer.start()
                 result = pipe.generate(inputs, config, streamer.streamer)
             except RuntimeError as error:
@@ -297,8 +306,12 @@ class Engine:
                                   device=self.plan.device, streamed_tokens=streamer.tokens, stopped=stopped,
                                   steps=streamer.finish_record(text))
         stats.load_time_ms, stats.drafting_off_by_grammar = self.load_time_ms, held
+        stats.method = choice.method if speculative else spec_.OFF
+        stats.method_kind, stats.method_basis = choice.kind, choice.basis
+        if not next_turn and not stopped:  # what ``auto`` learns from
+            self.record.add(choice.kind, stats.method, stats.tokens_per_step, stats.tokens_per_s)
         stats.draft_skipped = short_prompt.NO_DRAFT_REASON if plain else structured.GRAMMAR_D2T_REASON if held else None
-        stats.prefilled_tokens = self._prefilled.after(sent.ids, next_turn)
+        self._prefix.note(pipe, None if raw else sent.ids, next_turn, stats)
         if not next_turn:
             stats.history_tokens, stats.history_dropped = plan.history_tokens, plan.dropped
         if speculative and settings.tree_depth:
@@ -309,10 +322,32 @@ class Engine:
                 text, reasoning, streamer.chunks, self.count_tokens, stats.generated_tokens)
         return GenerationResult(text=text, stats=stats, chunks=streamer.chunks, reasoning=reasoning)
 
+    def choose(self, prompt: str | Sequence[Message], settings: GenerationSettings) -> spec_.Choice:
+        """How a reply speculates (``speculation.choose``); a method the pair lacks is refused, naming its own."""
+        asked = settings.method if settings.speculative else spec_.OFF
+        if asked != spec_.AUTO and asked not in self.methods:
+            raise method_unavailable(asked, self.methods)
+        if settings.do_sample and asked == spec_.AUTO:  # drafting is greedy-only; sampling decodes plainly
+            asked = spec_.OFF
+        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
+        return spec_.choose(messages, self.methods, asked=asked, k=settings.num_assistant_tokens, tools=settings.tools,
+                            record=self.record)
+
     def close(self) -> None:
-        """Release the pipeline (call on the thread that created it)."""
-        self._pipe = None
-        self._tokenizer = None
+        """Release the pipelines (call on the thread that created them)."""
+        self._pipe = self._lookup = self._tokenizer = None
+
+    @property
+    def lookup_loaded(self) -> bool:  # has a reply asked for prompt lookup, so its pipeline is built
+        return self._lookup is not None
+
+    def _lookup_pipe(self):
+        if self._lookup is None:
+            try:
+                self._lookup = prompt_lookup.lookup_pipeline(self.plan)
+            except RuntimeError as error:
+                raise _load_error(self.plan, error) from error
+        return self._lookup
 
     def _config(self, settings: GenerationSettings):
         if settings.max_new_tokens < 1:
@@ -363,38 +398,3 @@ class Engine:
                 lowest=MIN_ASSISTANT_TOKENS, highest=upper, device=self.plan.device, k=k,
             )
         return k
-
-    def _check_prompt(self, prompt: str | Sequence[Message]) -> None:
-        users = [{"content": prompt}] if isinstance(prompt, str) else [m for m in prompt if m.get("role") == "user"]
-        if not users or not str(users[-1].get("content", "")).strip():
-            raise EngineError("The message is empty; type something to send.")
-
-
-def check_prompt_length(count: int, *, device: str, npu: dev.NpuOptions, max_context: int | None) -> None:
-    """Refuse prompts the device or the model cannot take, with a sentence saying what to do."""
-    if device == "NPU" and count > npu.max_prompt_len:
-        raise EngineError(
-            "This conversation is {count} tokens long, more than the NPU's limit of {max_prompt_len} "
-            "(MAX_PROMPT_LEN). Start a new conversation, shorten the message, or raise the limit in the settings "
-            "(the model is then recompiled).", count=count, max_prompt_len=npu.max_prompt_len
-        )
-    if max_context is not None and count >= max_context:
-        raise EngineError(
-            "This conversation is {count} tokens long; the model handles at most {max_context}. Start a new "
-            "conversation or shorten the message.", count=count, max_context=max_context
-        )
-
-
-def _first_line(error: BaseException) -> str:
-    lines = [ln.strip() for ln in str(error).splitlines() if ln.strip()]
-    useful = [ln for ln in lines if not ln.startswith(("Exception from", "Check '"))]
-    return (useful or lines or [type(error).__name__])[-1]
-
-
-def _load_error(plan: LoadPlan, error: BaseException) -> EngineError:
-    if plan.draft_dir:
-        return EngineError("OpenVINO could not load {target_dir} with draft {draft_dir} on {device}: {detail}",
-                           target_dir=plan.target_dir, draft_dir=plan.draft_dir, device=plan.device,
-                           detail=_first_line(error))
-    return EngineError("OpenVINO could not load {target_dir} on {device}: {detail}",
-                       target_dir=plan.target_dir, device=plan.device, detail=_first_line(error))

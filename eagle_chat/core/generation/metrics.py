@@ -55,6 +55,17 @@ class GenerationStats:
     history_dropped: int = 0
     # Prompt tokens the next-turn prefill just before this reply had run (core.generation.prefill; None: a prefill)
     prefilled_tokens: int | None = None
+    cached_tokens: int = 0  # prompt tokens prefix caching served, in whole KV blocks (core.generation.prefix_record)
+    # How the reply speculated (core.generation.speculation): "off", "eagle3", "prompt_lookup", …; "" in replies
+    # stored before methods existed (``speculation`` reads those from ``mode``), and the kind and basis of the choice.
+    method: str = ""
+    method_kind: str | None = None
+    method_basis: str | None = None
+
+    @property
+    def speculation(self) -> str:
+        """The method, also for a reply stored before methods were named."""
+        return self.method or ("eagle3" if self.mode == "speculative" else "off")
 
     @property
     def answer_tokens(self) -> int:
@@ -181,6 +192,11 @@ def stats_from_result(
         inferences = len(extended.main_model_metrics.raw_metrics.m_durations)
         if inferences:
             stats.tokens_per_step = generated / inferences
+    elif mode == "speculative" and steps is not None and steps.verification_steps:  # prompt lookup: no extended metrics
+        stats.accepted_tokens, stats.draft_tokens = steps.accepted(), None
+        stats.tokens_per_step = steps.tokens_per_step()
+        stats.acceptance = None
+        return stats
     if mode == "speculative":
         stats.acceptance = (stats.accepted_tokens or 0) / stats.draft_tokens if stats.draft_tokens else 0.0
     else:

@@ -12,7 +12,9 @@ this one, fed the answer's text (after the ``<think>`` split) in chunks of any s
 - a block whose header does not read that way is still a call if the whole block is a JSON object with
   ``name`` and ``arguments`` (another key order), else it stays content as written;
 - a call whose arguments turn out not to be valid JSON, or that the reply ends inside, keeps the arguments
-  as written and says what is wrong in :attr:`ToolCall.error` (the whole and streamed replies agree).
+  as written and says what is wrong in :attr:`ToolCall.error` (the whole and streamed replies agree);
+- a reply that ends inside a ``<tool_call>`` block before the call's name is complete gives neither a call
+  nor content: :attr:`ToolCallParser.cut` says so.
 
 Plain Python, no OpenVINO.
 """
@@ -70,6 +72,7 @@ class ToolCallParser:
         self._after_call = False  # drop whitespace right after a </tool_call>
         self._value_ended = False  # the current call's arguments were followed by the object's closing brace
         self.content = ""  # all content so far
+        self.cut: str | None = None  # a block the reply ended in before its call's name (withheld), if any
         self._delta = Delta()
 
     def feed(self, text: str) -> Delta:
@@ -86,8 +89,12 @@ class ToolCallParser:
         if self._state == "text":
             held = self._held if not self.calls else self._held.rstrip()
             self._emit(held)
-        elif self._state == "head":  # no header, no close tag: the block stays text
-            self._emit(self._gap + OPEN + self._block + self._held)
+        elif self._state == "head":  # no header, no close tag
+            block = (self._block + self._held).lstrip()
+            if block and not block.startswith("{"):
+                self._emit(self._gap + OPEN + self._block + self._held)  # not the start of a call: text
+            else:  # a call cut before its name was complete: no call, and not content either
+                self.cut = "the reply ended inside a <tool_call> block, before the call's name"
         else:  # in a call: complete if its JSON object was (a missing </tool_call> is forgiven), else cut
             call = self.calls[-1]
             if self._state == "after" and self._value_ended:

@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 
+from eagle_chat.core.console_signals import ignore_console_interrupts
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.generation import devices
 from eagle_chat.core.generation.chunk_batcher import ChunkBatcher
@@ -27,6 +28,7 @@ log = logging.getLogger("eagle_chat.engine_host")
 
 def run(conn, stop_conn, log_path: str) -> None:
     """The host's main: ``conn`` the pipe to the app, ``stop_conn`` the one-way pipe Stop comes down."""
+    ignore_console_interrupts()  # a console's Ctrl+C is for serve or the app, which then stop this host
     _log_to(log_path)
     devices.limit_cpu_caches()  # before OpenVINO builds anything: bounded memory under distinct histories
     log.info("engine host %d started", os.getpid())
@@ -172,12 +174,21 @@ def _log_to(path: str) -> None:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     except OSError:
         fd = None
-    if fd is not None:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        os.close(fd)
+    if fd is None:  # no log: fd 1 and 2 stay what they were, or nothing when there were none
+        fd = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    # A windowed program (the Start-menu EagleChat.exe, pythonw) has no standard streams: Python sets
+    # sys.stdout and sys.stderr to None, and so does its spawned host. fd 1 and 2 are the log now: Python's
+    # streams write to them too, so print, logging and faulthandler below have somewhere to go.
+    if sys.stdout is None:
+        sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
     os.environ["LIBC_FATAL_STDERR_"] = "1"  # glibc's abort message to stderr (the log), not the terminal
     faulthandler.enable()  # a native abort or segfault leaves the Python stacks in the log too
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, force=True,

@@ -47,6 +47,13 @@ class ModelInfo:
     hidden_layers_list: tuple[int, ...] | None
     chat_template: str | None
     max_context: int | None = None  # max_position_embeddings: the longest sequence the model was made for
+    is_dflash: bool = False  # a DFlash block-diffusion draft (rt_info ``dflash_mode``; unverified here)
+    has_mtp: bool = False  # a target folder with an MTP head beside it (``openvino_mtp_model.xml``; unverified)
+
+    @property
+    def draft_kind(self) -> str | None:
+        """The speculative method this folder provides as a draft: "eagle3", "dflash", or None."""
+        return "dflash" if self.is_dflash else "eagle3" if self.is_eagle3 else None
 
     @property
     def name(self) -> str:
@@ -56,6 +63,9 @@ class ModelInfo:
     def supports_thinking(self) -> bool:
         """True if the chat template reads ``enable_thinking`` (Qwen3 style), so the switch means something."""
         return bool(self.chat_template and "enable_thinking" in self.chat_template)
+
+
+MTP_XML = "openvino_mtp_model.xml"  # GenAI 2026.4.1 loads an MTP head from this file in the target folder
 
 
 def inspect_target(path: str | Path) -> ModelInfo:
@@ -72,7 +82,7 @@ def inspect_target(path: str | Path) -> ModelInfo:
 def inspect_draft(path: str | Path) -> ModelInfo:
     """Validate an EAGLE-3 draft folder; raise ModelFolderError with a reason."""
     info = _inspect(Path(path), role="draft")
-    if not info.is_eagle3:
+    if info.draft_kind is None:
         raise ModelFolderError(
             "{path} is not an EAGLE-3 draft: its IR has no 'eagle3_mode' marker and its config.json architectures "
             "are {architectures}. Export an EAGLE-3 head with {command}",
@@ -107,6 +117,8 @@ def check_pair(target: ModelInfo, draft: ModelInfo) -> None:
             "model must come from the same model family.",
             draft=draft.name, draft_size=draft.vocab_size, target=target.name, target_size=target.vocab_size,
         )
+    if draft.is_dflash:  # GenAI reads a DFlash draft's layers from its own rt_info (dflash_target_layer_ids)
+        return
     if draft.hidden_layers_list is None:
         layers = target.num_hidden_layers
         if layers is not None and layers < MIN_LAYERS_FOR_DEFAULT_FEATURES:
@@ -166,6 +178,8 @@ def _inspect(path: Path, *, role: str) -> ModelInfo:
         hidden_layers_list=_parse_int_list(layers_list) if layers_list else None,
         chat_template=_chat_template(path),
         max_context=_int_or_none(config.get("max_position_embeddings")),
+        is_dflash=str(rt_info.get("dflash_mode", "")).lower() in ("true", "1"),
+        has_mtp=(path / MTP_XML).is_file(),
     )
 
 

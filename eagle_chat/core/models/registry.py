@@ -22,7 +22,7 @@ from pathlib import Path
 
 from eagle_chat import paths
 from eagle_chat.core.errors import UserError
-from eagle_chat.core.files import move_aside, write_json_atomic
+from eagle_chat.core.files import move_aside, move_aside_for_deletion, write_json_atomic
 
 REGISTRY_VERSION = 1
 BUNDLED_PAIR_NAME = "tiny-bundled"
@@ -176,18 +176,37 @@ class ModelRegistry:
         if pair is None:
             raise RegistryError("No model named {name!r} is registered, so there is nothing to remove.", name=name)
         remaining = [p for p in current if p.name != name]
-        self._save(remaining)
         result = RemoveResult(pair)
         if not delete_files:
+            self._save(remaining)
             return result
+        # Delete in an order that cannot leave a half-deleted model registered or a registered one
+        # half-deleted: first move each folder aside in one rename — Windows refuses that while a file in it
+        # is open (a loaded model's memory-mapped .bin), and then nothing has changed yet —, then unregister,
+        # then delete what was moved aside.
         in_use = {_norm(d) for p in remaining for d in (p.target_dir, p.draft_dir)}
+        moved: list[tuple[Path, Path]] = []
         for folder in (Path(pair.target_dir), Path(pair.draft_dir)):
             reason = _unsafe_to_delete(folder, in_use)
             if reason:
                 result.kept.append((folder, reason))
-                continue
-            if folder.exists():
-                shutil.rmtree(folder)
+            elif folder.exists():
+                try:
+                    moved.append((folder, move_aside_for_deletion(folder)))
+                except OSError as error:
+                    for original, aside in reversed(moved):
+                        os.replace(aside, original)
+                    raise RegistryError(
+                        "{name} was not removed: {folder} cannot be deleted now ({error}). A program may have "
+                        "a file in it open — on Windows, a loaded model: unload it or close EagleChat, then "
+                        "try again.", name=name, folder=str(folder), error=error.strerror or str(error),
+                    ) from error
+        self._save(remaining)
+        for folder, aside in moved:
+            shutil.rmtree(aside, ignore_errors=True)
+            if aside.exists():
+                result.kept.append((aside, "it could not be deleted completely; delete it by hand"))
+            else:
                 result.deleted.append(folder)
         if pair.owned:
             _remove_empty_parents(pair, paths.models_dir())

@@ -216,10 +216,11 @@ class _Reply:
         first, last = (self.chunks[0].t, self.chunks[-1].t) if self.chunks else (0.0, 0.0)
         measured_rate = (generated - 1) / (last - first) if generated > 1 and last > first else 0.0
         stats = GenerationStats(
-            mode=f.get("mode") or "remote",
+            mode=f.get("mode") or "remote", method=f.get("method") or "",
             num_assistant_tokens=int(f.get("num_assistant_tokens") or 0),
             generated_tokens=generated,
             input_tokens=int(usage.get("prompt_tokens") or 0),
+            cached_tokens=int((usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0),
             ttft_ms=first * 1000.0,  # as this client saw it, server queue and network included
             tpot_ms=f.get("tpot_ms") or ((last - first) * 1000.0 / (generated - 1) if generated > 1 else 0.0),
             tokens_per_s=f.get("tokens_per_s") or measured_rate,

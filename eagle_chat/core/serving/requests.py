@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, replace
 
 from eagle_chat.core.generation.engine import MAX_ASSISTANT_TOKENS, GenerationSettings
+from eagle_chat.core.generation import speculation
 from eagle_chat.core.generation.structured import stops_drafting
 from eagle_chat.core.serving.errors import ApiError, invalid
 from eagle_chat.core.serving.fields import bool_field, check_tree, is_int, number_field, printable, text_field
@@ -33,6 +34,7 @@ IGNORED = {
 _COMMON = IGNORED | {
     "model", "stream", "stream_options", "max_tokens", "temperature", "top_p", "n", "stop",
     "presence_penalty", "frequency_penalty", "logit_bias", "num_assistant_tokens", "greedy_fallback",
+    "speculation",
 }
 CHAT_FIELDS = _COMMON | {
     "messages", "max_completion_tokens", "logprobs", "top_logprobs", "response_format", "tools", "tool_choice",
@@ -72,6 +74,11 @@ class ServedModel:
     max_prompt_tokens: int | None = None  # of which at most this many prompt tokens
     draft_reduced_vocab: bool = False  # the draft predicts over part of the vocabulary (a d2t map)
 
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The speculative methods this server's pair runs (``speculation.offered``)."""
+        return speculation.offered(draft_kind=speculation.EAGLE3 if self.has_draft else None, device=self.device)
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -98,6 +105,7 @@ class CompletionRequest:
     sampling_ignored: bool = False  # temperature asked for, served greedily (greedy_fallback)
     batch: tuple[str, ...] = ()  # /v1/completions given a list of prompts: answered one after another
     tool_use: ToolUse = ToolUse()  # tools, tool_choice and response_format (chat only)
+    speculation: str | None = None  # the method asked for ("auto", "eagle3", "prompt_lookup", …); None: the server's
 
     @property
     def sampling(self) -> bool:
@@ -129,8 +137,12 @@ class CompletionRequest:
         elif self.num_assistant_tokens is not None:
             settings = replace(settings, speculative=True, num_assistant_tokens=self.num_assistant_tokens,
                                tree_depth=0, branching_factor=0)
+        if self.speculation is not None:
+            settings = replace(settings, method=self.speculation, speculative=settings.speculative
+                               and self.speculation != speculation.OFF)
         unsafe = stops_drafting(self.tool_use.constraint, draft_reduced_vocab)
-        return replace(settings, speculative=settings.speculative and has_draft and not unsafe)
+        without_draft = settings.method in (speculation.AUTO, speculation.PROMPT_LOOKUP)  # prompt lookup needs none
+        return replace(settings, speculative=settings.speculative and (has_draft or without_draft) and not unsafe)
 
 
 def parse_chat(body: object, model: ServedModel, limits: Limits) -> CompletionRequest:
@@ -250,15 +262,20 @@ def _request(data: dict, kind: str, prompt, model: ServedModel, limits: Limits, 
         if not is_int(k) or not 0 <= k <= MAX_ASSISTANT_TOKENS:
             raise invalid(f"'num_assistant_tokens' must be an integer from 0 to {MAX_ASSISTANT_TOKENS}.",
                           param="num_assistant_tokens")
-        if k and not model.has_draft:
-            raise invalid("This server has no EAGLE-3 draft loaded; num_assistant_tokens must be 0.",
+        if k and model.methods == (speculation.OFF,):
+            raise invalid("This server has no speculative method here; num_assistant_tokens must be 0.",
                           param="num_assistant_tokens")
+    method = data.get("speculation")
+    if method is not None and method not in (speculation.AUTO, *model.methods):
+        known = method in speculation.METHODS
+        raise invalid(f"'speculation' {'is not available here' if known else 'is unknown'}: this server offers "
+                      f"{', '.join((speculation.AUTO, *model.methods))}.", param="speculation")
     request = CompletionRequest(
         kind=kind, model=name, prompt=prompt, stream=stream,
         include_usage=bool(stream and options and options.get("include_usage")),
         max_tokens=max_tokens, stop=_stop(data.get("stop")),
         temperature=number_field(data, "temperature", 0.0, 2.0), top_p=number_field(data, "top_p", 0.0, 1.0),
-        num_assistant_tokens=k, thinking=thinking,
+        num_assistant_tokens=k, thinking=thinking, speculation=method,
         continuous_usage=bool(stream and options and options.get("continuous_usage_stats")),
     )
     return check_sampling(request, model, limits, data.get("greedy_fallback"))

@@ -80,7 +80,8 @@ def finish_reason(stats: GenerationStats, max_tokens: int, stop_hit: bool, cut: 
 
 def usage(stats: GenerationStats) -> dict:
     prompt, completion = int(stats.input_tokens), int(stats.generated_tokens)
-    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion,
+            "prompt_tokens_details": {"cached_tokens": int(getattr(stats, "cached_tokens", 0) or 0)}}
 
 
 def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = False,
@@ -90,6 +91,9 @@ def figures(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool =
     speculative = stats.mode == "speculative"
     return {
         "mode": stats.mode,
+        "method": stats.speculation,  # how it speculated: "off", "eagle3", "prompt_lookup", "dflash", "mtp"
+        "method_kind": stats.method_kind,  # the kind of work the automatic choice saw ("code_edit", "prose", …)
+        "method_basis": stats.method_basis,  # why that method: "asked", "table", "measured", "overlap", "trying"
         "num_assistant_tokens": stats.num_assistant_tokens if speculative else 0,
         "tree": stats.tree,
         "accepted_tokens": stats.accepted_tokens if speculative else 0,
@@ -152,7 +156,7 @@ def extras(stats: GenerationStats, *, queue_ms: float, sampling_ignored: bool = 
 
 def chunk(reply: ReplyIdentity, *, content: str | None = None, reasoning: str | None = None,
           role: bool = False, finish: str | None = None, tool_calls: list[dict] | None = None) -> dict:
-    """One streamed chunk; the delta holds only what is set (``tool_calls``: see :func:`call_deltas`)."""
+    """One streamed chunk; the delta holds only what is set (``tool_calls``: whole calls, see :mod:`reply_text`)."""
     if reply.kind == "chat":
         delta: dict = {}
         if role:
@@ -174,14 +178,6 @@ def usage_chunk(reply: ReplyIdentity, stats: GenerationStats, more: dict) -> dic
     """The last chunk when ``stream_options.include_usage`` is set: no choices, the usage."""
     return {"id": reply.id, "object": reply.chunk_object, "created": reply.created, "model": reply.model,
             "system_fingerprint": None, "choices": [], "usage": usage(stats), **more}
-
-
-def call_deltas(delta) -> list[dict]:
-    """A tool-call parser's Delta as OpenAI streams calls: a call's first delta has its index, id, type, name
-    and empty arguments, the next ones its index and a piece of the arguments."""
-    out = [{"index": c.index, "id": c.id, "type": "function", "function": {"name": c.name, "arguments": ""}}
-           for c in delta.started]
-    return out + [{"index": index, "function": {"arguments": piece}} for index, piece in delta.arguments]
 
 
 def message_calls(calls) -> list[dict]:
@@ -211,7 +207,10 @@ def batched(bodies: list[dict]) -> dict:
     its place), the usage summed. Each choice carries its own reply's ``eagle_chat`` and ``timings``."""
     choices = [{**body["choices"][0], "index": i, "eagle_chat": body["eagle_chat"], "timings": body["timings"]}
                for i, body in enumerate(bodies)]
-    total = {key: sum(body["usage"][key] for body in bodies) for key in bodies[0]["usage"]}
+    total: dict[str, Any] = {key: sum(body["usage"][key] for body in bodies) for key in ("prompt_tokens",
+                             "completion_tokens", "total_tokens")}
+    total["prompt_tokens_details"] = {"cached_tokens": sum(b["usage"]["prompt_tokens_details"]["cached_tokens"]
+                                                           for b in bodies)}
     first = {key: value for key, value in bodies[0].items() if key not in ("eagle_chat", "timings")}
     return {**first, "choices": choices, "usage": total}
 
@@ -227,7 +226,8 @@ def models_list(model: ServedModel | None) -> dict:
                              "structured_output": True, "speculative_decoding": model.has_draft},
             "eagle_chat": {"draft": model.draft, "device": model.device,
                            "supports_thinking": model.supports_thinking, "max_prompt_tokens": model.max_prompt_tokens,
-                           "draft_reduced_vocabulary": model.draft_reduced_vocab},
+                           "draft_reduced_vocabulary": model.draft_reduced_vocab,
+                           "speculation": ["auto", *model.methods]},
         })
     return {"object": "list", "data": data}
 

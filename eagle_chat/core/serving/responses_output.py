@@ -98,7 +98,7 @@ class ResponseOutput:
     @staticmethod
     def usage(stats) -> dict:
         prompt, completion = int(stats.input_tokens), int(stats.generated_tokens)
-        return {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": completion,
+        return {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": int(getattr(stats, "cached_tokens", 0) or 0)}, "output_tokens": completion,
                 "output_tokens_details": {"reasoning_tokens": int(stats.thinking_tokens or 0)},
                 "total_tokens": prompt + completion}
 

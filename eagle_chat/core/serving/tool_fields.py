@@ -64,7 +64,8 @@ def tool_use(data: dict, supports_tools: bool, messages_have_tools: bool) -> Too
                           "cannot both constrain one reply; send one of them.", param="response_format")
         chosen = [f for f in functions if choice == "required" or f["name"] == choice]
         offered = json.dumps([{"name": f["name"], "parameters": f.get("parameters")} for f in chosen], ensure_ascii=False)
-        constraint = Constraint("tool_calls", offered, 1, MAX_PARALLEL_CALLS if parallel else 1)
+        # a named function: exactly one call of it, then the end (as OpenAI's and vLLM's named choice)
+        constraint = Constraint("tool_calls", offered, 1, MAX_PARALLEL_CALLS if parallel and choice == "required" else 1)
     elif fmt is not None:
         constraint = fmt
     if constraint is not None:

@@ -15,7 +15,7 @@ import json
 import time
 from pathlib import Path
 
-from eagle_chat.core.files import write_json_atomic
+from eagle_chat.core.files import retry_if_shared, write_json_atomic
 
 
 class ReplyMarker:
@@ -36,8 +36,11 @@ class ReplyMarker:
     def end(self) -> None:
         """The generation ended (any way but a crash): remove the marker."""
         if self.active:
-            self.path.unlink(missing_ok=True)
             self.active = False
+            try:
+                retry_if_shared(self.path.unlink, missing_ok=True)
+            except OSError:  # still held open: the next start reports a crash that was not one, nothing worse
+                pass
 
     def take(self) -> dict | None:
         """The facts of a marker a previous run left behind (``{}`` if it is unreadable), and remove it;
@@ -48,5 +51,8 @@ class ReplyMarker:
             facts = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             facts = {}
-        self.path.unlink(missing_ok=True)
+        try:
+            retry_if_shared(self.path.unlink, missing_ok=True)
+        except OSError:  # held open by another program: the app must start all the same
+            pass
         return facts if isinstance(facts, dict) else {}

@@ -194,8 +194,11 @@ class SearchReader:
     writes (in WAL mode readers never wait for the writer)."""
 
     def __init__(self, path):
-        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
-        self._db = sqlite3.connect(uri, uri=True, timeout=0.25, check_same_thread=False)
+        # The path as the store opened it, not a resolve()d ``file:`` URI: on Windows, resolving a mapped
+        # drive (Z:\…) gives its UNC name (\\server\share\…), which a SQLite URI cannot name.
+        # query_only makes the connection read-only all the same.
+        self._db = sqlite3.connect(Path(path).absolute(), timeout=0.25, check_same_thread=False)
+        self._db.execute("PRAGMA query_only = ON")
 
     def matching_ids(self, search: str, *, indexed: bool) -> list[int]:
         """Ids of the conversations in the file that match ``search``, newest first."""

@@ -7,7 +7,9 @@ when the loop ends. The window (and anything else) drives it; nothing here waits
 - The enabled tools of every ready server go to the model in OpenAI's function format, as the chat
   template reads them; a name two servers share is offered as ``server__tool`` so each call has one owner.
 - A reply's calls are read with the same ``<tool_call>`` parser as the API, at most
-  :data:`MAX_CALLS_PER_STEP` per step (a toy model writes dozens when allowed).
+  :data:`MAX_CALLS_PER_STEP` per step (a toy model writes dozens when allowed). A call the reply ended
+  inside (the token limit cut it) is never run nor offered for approval: it is counted in
+  :attr:`StepReply.cut` and dropped, as the API withholds it.
 - Approval: a tool listed in the server's ``autoApprove`` or allowed "always" in this conversation runs;
   any other call is asked about (Allow once / Always for this tool / Deny).
 - The loop ends with an answer (a step without calls), with Stop (the driver's), or after
@@ -95,14 +97,16 @@ class StepReply:
     content: str
     calls: list[ToolCall]
     dropped: int = 0  # calls past the cap, not run
+    cut: int = 0  # calls the reply ended inside (cut by the token limit), not run
 
 
 def read_reply(answer: str) -> StepReply:
     parser = ToolCallParser()
     parser.feed(answer)
     parser.finish()
-    calls = parser.calls
-    return StepReply(parser.content, calls[:MAX_CALLS_PER_STEP], max(0, len(calls) - MAX_CALLS_PER_STEP))
+    whole = [c for c in parser.calls if c.closed or c.error is None]  # not closed with an error: the reply ended in it
+    cut = len(parser.calls) - len(whole) + (1 if parser.cut else 0)
+    return StepReply(parser.content, whole[:MAX_CALLS_PER_STEP], max(0, len(whole) - MAX_CALLS_PER_STEP), cut)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.ui.widgets import theme
+from eagle_chat.ui.chat.follow_end import FollowEnd
 from eagle_chat.ui.chat import anchors, message_links, message_parts, source_links
 from eagle_chat.ui.chat.background_render import BackgroundRender
 from eagle_chat.ui.chat.markdown_html import render_markdown, stable_prefix_end, warm_up
@@ -80,6 +81,7 @@ class ChatView(QTextBrowser):
         self._background = BackgroundRender(self)  # older messages and code colours, between frames
         self._memory_start: int | None = None  # id of the first message the model's context still held
         self.math = ViewMath(self, self._math_ready)  # formulas as images, drawn again once made
+        self.follow = FollowEnd(self)  # at the end it stays at the end, through reflows and older messages
         warm_up()  # while the window is built, not when the first code block is drawn
         self.show_conversation(None)
 

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from eagle_chat import paths
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.files import write_text_atomic
 from eagle_chat.core.models.choice import ModelChoice
@@ -206,7 +207,8 @@ class MessageActions(QObject):
             return
         name = re.sub(r"[^\w\- ]+", "", conversation.title).strip() or "conversation"
         filters = self.tr("Markdown, to read (*.md);;JSON, every branch, to import again (*.json)")
-        path, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export conversation"), f"{name}.md", filters)
+        path, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export conversation"),
+                                                   str(Path(paths.start_folder()) / f"{name}.md"), filters)
         if path:
             as_json = path.lower().endswith(".json") or (
                 "*.json" in chosen.lower() and not path.lower().endswith(".md"))
@@ -232,7 +234,7 @@ class MessageActions(QObject):
 
     @Slot()
     def import_clicked(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Import conversation"), "",
+        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Import conversation"), paths.start_folder(),
                                               self.tr("EagleChat JSON (*.json)"))
         if path:
             self.import_from(Path(path))

@@ -34,8 +34,12 @@ class SourcePreview(QDialog):
         self.open_button.setObjectName("openSourceButton")
         self.open_button.clicked.connect(self.open_file)
         buttons.rejected.connect(self.close)
+        self.status = QLabel()
+        self.status.setObjectName("sourceOpenStatus")
+        self.status.setWordWrap(True)
+        self.status.setVisible(False)
         layout = QVBoxLayout(self)
-        for widget in (self.where, self.path, self.passage, buttons):
+        for widget in (self.where, self.path, self.passage, self.status, buttons):
             layout.addWidget(widget)
         self._file = ""
 
@@ -48,13 +52,22 @@ class SourcePreview(QDialog):
         self.path.setText(self._file + gone)
         self.passage.setPlainText(source.get("text", "").strip())
         self.open_button.setEnabled(not gone)
+        self.status.setVisible(False)
         self.show()
         self.raise_()
         self.activateWindow()
 
-    def open_file(self) -> None:
-        if self._file:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(self._file))
+    def open_file(self) -> bool:
+        """Open the file in the program the system has for it; where none could be started, say so here
+        (it failed silently, with only xdg-open's message on a terminal)."""
+        if not self._file:
+            return False
+        opened = QDesktopServices.openUrl(QUrl.fromLocalFile(self._file))
+        self.status.setText("" if opened else self.tr(
+            "No program could be started to open this file. Open it from its folder: {folder}").format(
+            folder=os.path.dirname(self._file)))
+        self.status.setVisible(not opened)
+        return opened
 
 
 def show_source(view: QWidget, message: Message | None, n: int) -> SourcePreview | None:

@@ -65,7 +65,7 @@ class ConversationDocuments(QObject):
     # --- attaching --------------------------------------------------------------------------------------
     def choose_files(self) -> None:
         chosen, _ = QFileDialog.getOpenFileNames(
-            self.window, self.tr("Attach documents"), "",
+            self.window, self.tr("Attach documents"), paths.start_folder(),
             self.tr("Documents (*.txt *.md *.pdf *.docx *.html *.htm *.py *.json *.csv);;All files (*)"))
         if chosen:
             self.attach([Path(p) for p in chosen])

@@ -47,8 +47,12 @@ class IndexRunner(QObject):
         process.finished.connect(self._ended)
         process.errorOccurred.connect(self._could_not_start)
         embedder = ["--embedder", str(embedder_dir)] if embedder_dir else []
+        # The files go down stdin, not on the command line: Windows caps that at 32,767 characters.
         process.start(sys.executable, ["-m", "eagle_chat.core.documents.index_worker", "--database", str(database),
-                                       "--collection", collection, *embedder, "--device", device, *map(str, paths)])
+                                       "--collection", collection, *embedder, "--device", device,
+                                       "--paths-from-stdin"])
+        process.write("".join(f"{path}\0" for path in paths).encode("utf-8"))
+        process.closeWriteChannel()
 
     def stop(self) -> None:
         """Stop the run now (the files already indexed stay)."""

@@ -5,6 +5,8 @@ the library when its "Library" box above the message box is ticked."""
 
 from __future__ import annotations
 
+from eagle_chat import paths
+
 import os
 
 from PySide6.QtCore import Qt, Signal
@@ -103,7 +105,7 @@ class LibraryDialog(QDialog):
         self.remove_button.setEnabled(self.current_folder() is not None and not self._running)
 
     def _choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder to the library"))
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder to the library"), paths.start_folder())
         if folder:
             self.sig_add.emit(os.path.abspath(folder))
 

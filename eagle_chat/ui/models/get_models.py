@@ -1,10 +1,9 @@
 """The Get models dialog: pick a known pair, press Download, get a working model.
 
 One action does what users otherwise do by hand: download the OpenVINO target and the EAGLE-3 head,
-export the head, check the pair, register it (see :mod:`eagle_chat.core.acquisition.pulls`). An entry
-whose draft needs an export this EagleChat cannot run (the standalone bundle, or a pip install without
-the ``build-models`` extra) is listed with the reason and its Download is off; entries whose
-repositories were not checked say so. The work runs in child
+convert the head (no PyTorch), check the pair, register it (see :mod:`eagle_chat.core.acquisition.pulls`).
+In the standalone bundle, which cannot convert, such entries show why and their Download is off; entries
+whose repositories were not checked say so. The work runs in child
 processes driven by :class:`~eagle_chat.ui.models.pull_runner.PullRunner`; the dialog shows bytes, speed
 and time left, and Cancel stops the process at once. Nothing is registered until every step succeeded.
 
@@ -44,7 +43,7 @@ from eagle_chat.core.models.catalog import (
 from eagle_chat.core.models.registry import ModelRegistry
 from eagle_chat.settings import Settings, load_settings, save_settings
 from eagle_chat.ui.widgets import screen_fit, theme
-from eagle_chat.ui.words import texts
+from eagle_chat.ui.words import catalog_texts, texts
 from eagle_chat.ui.words.core_text import user_error_text
 from eagle_chat.ui.models.other_source import OtherSourceButton
 from eagle_chat.ui.models.pull_runner import PullRunner
@@ -134,6 +133,8 @@ class GetModelsDialog(QDialog):
         self.catalog_list.setAccessibleDescription(self.tr("Each entry is a main model with its EAGLE-3 draft "
                                                            "model, their download size and whether it is installed"))
         self.catalog_list.currentItemChanged.connect(self._on_entry_changed)
+        self.catalog_list.setWordWrap(True)  # entries wrap, no horizontal scrollbar at 1280×720 (tests/ui/…720p.py)
+        self.catalog_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         self.description = QLabel()
         self.description.setObjectName("catalogDescription")
@@ -229,7 +230,7 @@ class GetModelsDialog(QDialog):
         for entry in self.catalog.entries:
             size = staging.format_bytes(entry.target.approx_bytes + entry.draft.approx_bytes)
             blocked = self._blocked[entry.name]
-            item = QListWidgetItem(texts.catalog_item_text(entry, size, entry.name in installed, bool(blocked)))
+            item = QListWidgetItem(catalog_texts.catalog_item_text(entry, size, entry.name in installed, bool(blocked)))
             item.setData(Qt.ItemDataRole.UserRole, entry.name)
             item.setToolTip(blocked or entry.description)
             self.catalog_list.addItem(item)
@@ -246,10 +247,10 @@ class GetModelsDialog(QDialog):
         entry = self.selected_entry()
         if entry is None:
             return
-        self.description.setText(texts.catalog_entry_details(entry))
-        self.description.setToolTip(texts.catalog_entry_sources(entry))
+        self.description.setText(catalog_texts.catalog_entry_details(entry))
+        self.description.setToolTip(catalog_texts.catalog_entry_sources(entry))
         blocked = self._blocked.get(entry.name)
-        self.blocked_note.setText(texts.export_blocked_text(blocked) if blocked else "")
+        self.blocked_note.setText(catalog_texts.export_blocked_text(blocked) if blocked else "")
         self.blocked_note.setVisible(bool(blocked))
         current = self.device_combo.currentText() or self._preferred_device
         self.device_combo.blockSignals(True)

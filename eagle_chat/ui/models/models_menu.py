@@ -90,11 +90,12 @@ class ModelsMenu(QMenu):
 
     def choose_folders(self) -> None:
         """Ask for a target folder, then its draft folder (Cancel: none)."""
-        target = QFileDialog.getExistingDirectory(self.parentWidget(), self.tr("Choose the model folder (OpenVINO IR)"))
+        target = QFileDialog.getExistingDirectory(self.parentWidget(), self.tr("Choose the model folder (OpenVINO IR)"),
+                                                  paths.start_folder())
         if not target:
             return
         draft = QFileDialog.getExistingDirectory(
-            self.parentWidget(), self.tr("Choose its EAGLE-3 draft folder (Cancel: none)")
+            self.parentWidget(), self.tr("Choose its EAGLE-3 draft folder (Cancel: none)"), str(Path(target).parent)
         )
         self.sig_chosen.emit(ModelChoice(Path(target), Path(draft) if draft else None))
 

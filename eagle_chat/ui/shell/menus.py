@@ -1,4 +1,4 @@
-"""The main window's menu bar: Models, View (compare, theme, language), Demo (pre-flight, full screen,
+"""The main window's menu bar: File (Quit, Ctrl+Q), Models, View (compare, theme, language), Demo (pre-flight, full screen,
 speed-demo pair) and Conversation (new, regenerate, edit, continue, export, import, search, stats export)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from eagle_chat.ui.speed import exporters
 from eagle_chat.ui.widgets import theme
 from eagle_chat.ui.words import i18n
 from eagle_chat.ui.shell.about_dialog import open_about_dialog
+from eagle_chat.ui.shell.restart import restart
 from eagle_chat.ui.words.i18n import translate
 from eagle_chat.ui.shell.shortcuts_dialog import open_shortcuts_dialog
 
@@ -20,6 +21,13 @@ def build_menus(window) -> None:
     """Add the menus to ``window``'s menu bar; their actions call the window's public methods (and those of
     its :class:`~eagle_chat.ui.chat.message_actions.MessageActions`)."""
     bar = window.menuBar()
+    file_menu = bar.addMenu(translate("menus", "&File"))
+    quit_action = QAction(translate("menus", "&Quit"), window, shortcut=QKeySequence("Ctrl+Q"))
+    quit_action.setObjectName("actionQuit")
+    quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+    quit_action.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)  # from the comparison window too
+    quit_action.triggered.connect(window.close)  # the usual close: stops a reply, saves, waits for the engine
+    file_menu.addAction(quit_action)
     bar.addMenu(window.models_menu)
     view_menu = bar.addMenu(translate("menus", "&View"))
     compare = QAction(translate("menus", "Compare baseline vs EAGLE-3"), window)
@@ -71,7 +79,7 @@ def build_menus(window) -> None:
 
 
 def add_appearance_menus(window, view_menu) -> None:
-    """View → Theme (applied at once) and View → Language (applied on restart)."""
+    """View → Theme (applied at once) and View → Language (applied on restart, which the notice offers)."""
     _choice_menu(view_menu, translate("menus", "&Theme"), "theme", window.settings.theme,
                  (("system", translate("menus", "Follow the system")), ("light", translate("menus", "Light")),
                   ("dark", translate("menus", "Dark"))),
@@ -103,4 +111,6 @@ def _set_theme(window, value: str) -> None:
 
 def _set_language(window, value: str | None) -> None:
     window.binder.update(language=value)
-    window.statusBar().showMessage(translate("menus", "The new language applies when EagleChat starts again."), 8000)
+    window.binder.flush()  # on disk before a restart reads it
+    window.show_notice(translate("menus", "The new language applies when EagleChat starts again."),
+                       action=(translate("menus", "Restart now"), lambda: restart(window)))

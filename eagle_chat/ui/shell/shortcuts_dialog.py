@@ -198,7 +198,12 @@ class ShortcutsDialog(QDialog):
 
 
 def open_shortcuts_dialog(window: QWidget) -> ShortcutsDialog:
-    """Show the window's one shortcuts dialog (made on first use, read afresh each time)."""
+    """Show the window's one shortcuts dialog (made on first use, read afresh each time). The comparison
+    window is made first (not shown) if it is not yet: its F5, F11 and Alt+1…9 are what a presenter looks up
+    before the demo, and were missing until it had been opened once."""
+    dialogs = getattr(window, "dialogs", None)
+    if dialogs is not None and hasattr(dialogs, "compare_view"):
+        dialogs.compare_view()
     dialog = window.findChild(ShortcutsDialog, "shortcutsDialog")
     if dialog is None:
         dialog = ShortcutsDialog(window)

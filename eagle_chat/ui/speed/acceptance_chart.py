@@ -17,6 +17,15 @@ from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.ui.words import texts
 from eagle_chat.ui.speed.chart_style import PALETTE_EVENTS, style_chart
 
+def count_axis_top(top: int) -> int:
+    """The steps axis's top for a tallest bar of ``top``: 4 doubled until it holds it (0-4-8… with five ticks),
+    so a streaming reply changes the range a few times, not at every redraw."""
+    axis = 4
+    while axis < top:
+        axis *= 2
+    return axis
+
+
 REDRAW_INTERVAL_MS = 250  # like the speed chart: a few redraws a second while a reply streams
 
 
@@ -43,6 +52,8 @@ class AcceptanceChart(QChartView):
         self._count_axis = QValueAxis()
         self._count_axis.setLabelFormat("%d")
         self._count_axis.setTitleText(self.tr("steps"))
+        self._count_axis.setTickCount(5)
+        self._count_top: int | None = None
         self._rate_axis = QValueAxis()
         self._rate_axis.setRange(0, 100)
         self._rate_axis.setLabelFormat("%d%%")
@@ -94,9 +105,10 @@ class AcceptanceChart(QChartView):
                 if count != self.counts[index]:
                     self._bars.replace(index, float(count))
         self._rate.replace([QPointF(position, rate * 100.0) for position, rate in enumerate(rates, start=1)])
-        top = max(counts, default=0)
-        self._count_axis.setRange(0, max(4, top + (-top % 4)))
-        self._count_axis.setTickCount(5)
+        top = count_axis_top(max(counts, default=0))
+        if top != self._count_top:  # a new range lays the chart out again: ~1 ms of the GUI thread each time
+            self._count_top = top
+            self._count_axis.setRange(0, top)
         self.counts, self.rates = counts, rates
         self.caption = texts.acceptance_caption(record, len(counts) - 1, genai_accepted)
         self._chart.setTitle(" · ".join(self.caption.split(" · ")[:3]))  # the rest is in the tooltip

@@ -19,6 +19,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QScreen, QShortcut
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QLayout, QSplitter, QVBoxLayout, QWidget
 
+from eagle_chat import paths
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.measure.compare import (
     WARMUP_MAX_TOKENS,
@@ -175,6 +176,8 @@ class CompareView(QWidget):
             return
         if self._live_request is None:  # the first counted run: the stage's placeholders go
             self._show_waiting("")
+        if mode == "baseline" and not any(self.acceptance.counts):  # not "Warming up…" while runs are counted
+            self.acceptance.set_note(self._steps_note())
         self.summary.setText(self.tr("Run {run} of {runs}: {mode}…").format(
             run=planned.repeat + 1, runs=self.repeats.value(), mode=name))
         self.board.running(self.tr("Run {run} of {runs} · {mode}").format(
@@ -270,7 +273,7 @@ class CompareView(QWidget):
             pane.set_tint(on)
 
     def _export_clicked(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Export the comparison to…"))
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Export the comparison to…"), paths.start_folder())
         if folder:
             written = self.export(Path(folder))
             files = self.tr(", ", "between the items of a list").join(p.name for p in written)
@@ -327,6 +330,7 @@ class CompareView(QWidget):
         self.chart.setObjectName("compareChart")
         self.chart.chart().legend().setAlignment(Qt.AlignmentFlag.AlignRight)  # wide, not tall: height is scarce
         self.acceptance = AcceptanceChart()  # the EAGLE-3 run's steps
+        self.acceptance.set_note(self._steps_note())  # not the chat's "send a message with EAGLE-3 on"
 
         layout = QVBoxLayout(self)
         # The window keeps the size it was given (or the screen's, full screen): a longer text after a run
@@ -359,6 +363,9 @@ class CompareView(QWidget):
         layout.addWidget(label)
         layout.addWidget(widget)
         return box
+
+    def _steps_note(self) -> str:
+        return self.tr("The EAGLE-3 run's verification steps show here")
 
     def _escape(self) -> None:
         """Esc: cancel a run; with none running, leave full screen; in a window, close it."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
 
+from eagle_chat import paths
 from eagle_chat.core.storage.conversation import Conversation
 from eagle_chat.ui.words.i18n import translate
 from eagle_chat.ui.speed.speed_chart import SpeedChart
@@ -70,7 +71,7 @@ def export_from_window(window, folder: str | None = None) -> list[Path]:
     """Conversation > Export: ask for a folder (unless given), write there, say what was written — or, when
     the folder cannot be written, why (logged, with the log's path)."""
     folder = folder or QFileDialog.getExistingDirectory(
-        window, translate("exporters", "Export this conversation's stats to…"))
+        window, translate("exporters", "Export this conversation's stats to…"), paths.start_folder())
     if not folder:
         return []
     try:

@@ -2,8 +2,9 @@
 
 - Each reply of the open conversation draws a line in the speed chart as it streams; when it ends, its
   figures go with the line (the chart's tooltip). Opening another conversation, or a new one, takes the
-  conversation's lines off (API requests keep theirs: ui/server draws them), and a deleted reply's line goes
-  with it: the chart shows this conversation's recent replies, never the previous one's.
+  conversation's lines off (API requests keep theirs: ui/server draws them) and draws the opened one's recent
+  replies at their mean speed (after a restart too), and a deleted reply's line goes with it: the chart shows
+  this conversation's recent replies, never the previous one's.
 - The stats line shows the figures of the last reply on the visible path, whatever changed it: a reply
   ending, a branch switch, a delete, a regenerate, opening a conversation ("No reply yet" without one).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.ui.speed.speed_chart import MAX_SERIES
 from eagle_chat.ui.words import texts
 from eagle_chat.ui.words.i18n import translate
 
@@ -30,7 +32,7 @@ class ReplyFigures(QObject):
         super().__init__(window)
         self.chart, self.label, self.controller = window.chart, window.stats_label, window.controller
         self._conversation_id: int | None = None
-        self._lines: dict[int, int] = {}  # request id -> message id, for the open conversation's lines
+        self._lines: dict[object, int] = {}  # request id (or a stored reply's key) -> message id, on the chart
         c = self.controller
         c.sig_reply_started.connect(self._on_started)
         c.sig_rate_points.connect(lambda request_id, _mode, points: self.chart.add_points(request_id, points))
@@ -73,4 +75,21 @@ class ReplyFigures(QObject):
                 self.chart.remove(key)
             self._lines.clear()
             self._conversation_id = opened
+            self._draw_stored(conversation)
         self.show_visible()
+
+    def _draw_stored(self, conversation) -> None:
+        """An opened conversation's recent replies, each as a line at its mean speed from its first token to
+        its end: their curves are not stored, and an empty chart under the last reply's figures (after a
+        restart) read as if nothing had been measured."""
+        if conversation is None:
+            return
+        replies = [m for m in conversation.messages if m.role == "assistant" and m.stats is not None]
+        for message in replies[-MAX_SERIES:]:
+            stats, key = message.stats, ("stored", message.id)
+            start = stats.ttft_ms / 1000.0
+            end = max(stats.duration_ms / 1000.0, start + 0.001)
+            self.chart.begin(key, stats.mode)
+            self.chart.add_points(key, [(start, stats.tokens_per_s), (end, stats.tokens_per_s)])
+            self.chart.finish(key, stats)
+            self._lines[key] = message.id

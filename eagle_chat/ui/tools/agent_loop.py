@@ -101,7 +101,8 @@ class AgentLoop(QObject):
         return self.dialog
 
     def mode(self) -> str:
-        """What the combo shows: the open conversation's choice (a new conversation keeps the last one)."""
+        """What the combo shows: the open conversation's choice (a new conversation keeps the last one, but
+        "Required" becomes "Auto")."""
         return self.combo.currentData()
 
     def first_step(self, settings: GenerationSettings) -> GenerationSettings:
@@ -300,7 +301,14 @@ class AgentLoop(QObject):
         self.sig_offer_changed.emit()
 
     def _show_mode(self) -> None:
-        mode = self.modes.get(self._conversation_id())
+        """The opened conversation's own choice; one that has none keeps the last, except "Required": forcing
+        a tool call is a choice for one conversation, and carried into a new one it made every reply a call."""
+        opened = self._conversation_id()
+        mode = self.modes.get(opened)
+        if mode is None and opened is not None and None in self.modes:  # chosen before its first message
+            mode = self.modes[opened] = self.modes.pop(None)
+        if mode is None and self.mode() == "required":
+            mode = "auto"
         if mode is not None:
             self.combo.setCurrentIndex(self.combo.findData(mode))
             self.sig_offer_changed.emit()

@@ -22,7 +22,6 @@ from eagle_chat.core.generation.npu_drafting import DraftTree
 from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.measure.compare import MIN_COUNTED_RUNS, NOISE_FLOOR, Comparison, Divergence
 from eagle_chat.core.models import speed_demo
-from eagle_chat.core.models.catalog import CatalogEntry
 from eagle_chat.core.models.choice import ModelChoice
 from eagle_chat.ui.words import grammar_texts
 from eagle_chat.ui.words.i18n import Context, translate
@@ -40,10 +39,8 @@ SPEED_DEMO_NOTE = QT_TRANSLATE_NOOP("texts", "the toy model widened to ~50M weig
 MODE_NAMES = {"speculative": QT_TRANSLATE_NOOP("texts", "speculative"),
               "baseline": QT_TRANSLATE_NOOP("texts", "baseline"),
               "remote": QT_TRANSLATE_NOOP("texts", "remote")}
-# what stands out on a line of the Get models list
-CATALOG_MARKS = {"installed": QT_TRANSLATE_NOOP("texts", "installed"),
-                 "unverified": QT_TRANSLATE_NOOP("texts", "unverified"),
-                 "blocked": QT_TRANSLATE_NOOP("texts", "needs a draft export")}
+METHOD_NAMES = {"eagle3": "EAGLE-3", "prompt_lookup": QT_TRANSLATE_NOOP("texts", "prompt lookup"),  # core speculation
+                "dflash": "DFlash", "mtp": "MTP"}
 
 
 def crash_notice(facts: dict, interrupted: int) -> str:
@@ -86,6 +83,8 @@ def stats_summary(stats: GenerationStats) -> str:
         tokens,
     ]
     if stats.mode == "speculative":
+        if stats.speculation != "eagle3":  # EAGLE-3 is what "speculative" has always meant here
+            parts[0] += f" ({translate('texts', METHOD_NAMES.get(stats.speculation, stats.speculation))})"
         parts.append(_drafting(stats.num_assistant_tokens, stats.tree))
         parts.append(translate("texts", "tok/step unknown") if stats.tokens_per_step is None
                      else translate("texts", "{rate:.2f} tok/step").format(rate=stats.tokens_per_step))
@@ -306,45 +305,6 @@ def model_name(choice: ModelChoice) -> str:
     folders = (f"{target} + {choice.draft_dir.name}" if choice.draft_dir
                else translate("texts", "{target} (no draft)").format(target=target))
     return translate("texts", "{name} ({folders})").format(name=choice.name, folders=folders) if choice.name else folders
-
-
-def catalog_item_text(entry: CatalogEntry, size: str, installed: bool, blocked: bool) -> str:
-    """One line of the Get models list: title, size and what stands out (installed, unverified, blocked)."""
-    marks = [translate("texts", CATALOG_MARKS[m]) for m, on in (
-        ("installed", installed), ("unverified", bool(entry.unverified)), ("blocked", blocked)) if on]
-    return translate("texts", "{title}  ({size})").format(title=entry.title, size=size) + \
-        "".join(f" — {m}" for m in marks)
-
-
-def catalog_entry_details(entry: CatalogEntry) -> str:
-    """The description pane of the Get models dialog for one catalog entry, in what a user chooses by: what
-    it is good for (the catalog's own words), download size, devices, languages, licence, how long it takes
-    to be ready. Where the repositories come from is :func:`catalog_entry_sources` (the pane's tooltip)."""
-    facts = [translate("texts", "Download: {size}").format(size=format_bytes(entry.variant("CPU").approx_bytes)),
-             translate("texts", "Runs on: {devices}").format(devices=", ".join(entry.devices()))]
-    if entry.languages:
-        facts.append(translate("texts", "Languages: {languages}").format(languages=entry.languages))
-    lines = [entry.description, " · ".join(facts)]
-    if entry.license:
-        lines.append(translate("texts", "Licence: {license}.").format(license=entry.license))
-    lines.append(translate("texts", "Ready to run as downloaded.") if not entry.needs_export else
-                 translate("texts", "Its draft is prepared for OpenVINO on this computer after the download (a few "
-                                    "minutes; needs the build-models extra)."))
-    if entry.unverified:
-        lines.append(translate("texts", "Unverified: {what}").format(what=entry.unverified))
-    return "\n".join(lines)
-
-
-def catalog_entry_sources(entry: CatalogEntry) -> str:
-    """Where an entry's repositories come from and why they are believed to fit (for the curious)."""
-    return translate("texts", "Where these repositories come from: {evidence}").format(evidence=entry.evidence) \
-        if entry.evidence else ""
-
-
-def export_blocked_text(problem: str) -> str:
-    """Why Download is off for an entry whose Hugging Face-format draft cannot be exported here."""
-    return translate("texts", "Download is off: this entry's EAGLE-3 draft comes in Hugging Face format and must be "
-                              "exported to OpenVINO first. {problem}").format(problem=problem)
 
 
 def npu_tree_text(tree: DraftTree, problem: str | None = None) -> tuple[str, str]:
