@@ -98,6 +98,18 @@
         <translation>让模型调用 mcp.json 中 MCP 服务器提供的工具</translation>
     </message>
     <message>
+        <source>Starting tools… your message is sent once they are up.</source>
+        <translation>正在启动工具……工具就绪后即发送您的消息。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Tool use is Required, but no tool is available (servers that failed to start: {failed}). Fix them in the Tools dialog, or set tool use to Auto or Off.</source>
+        <translation>工具使用设为“必需”，但没有可用的工具（未能启动的服务器：{failed}）。请在“工具”对话框中修复它们，或将工具使用设为“自动”或“关闭”。</translation>
+    </message>
+    <message>
         <source>Allow a tool call?</source>
         <translation>允许调用工具吗？</translation>
     </message>

@@ -15,6 +15,7 @@ import time
 
 from mcp.server.mcpserver import MCPServer
 
+time.sleep(float(os.environ.get("START_DELAY") or 0))  # a server slow to start (GUI test of "Required")
 if os.environ.get("FAIL_AT_START"):
     print("this server is configured to fail at start", file=sys.stderr)
     sys.exit(3)

@@ -222,3 +222,35 @@ def test_a_hung_tool_never_freezes_the_window_and_its_timeout_reaches_the_model(
     assert len(gaps) > 40 and max(gaps) < 0.5, f"the GUI thread stalled for {max(gaps):.2f} s"
     call = reply.tool_steps[0]["calls"][0]
     assert call["status"] == "error" and "did not answer within 2 s" in call["result"]
+
+
+@pytest.mark.slow
+def test_required_waits_for_a_server_still_starting_then_calls_its_tool(open_window, qtbot):
+    """A message sent the moment the window is ready, while the only MCP server takes 3 s to start: the window
+    says the tools are starting, sends the message once they are up, and the reply calls the tool (never a
+    plain reply without a word)."""
+    paths.mcp_config_file().write_text(json.dumps({"mcpServers": {"slow": {
+        "command": sys.executable, "args": [TOOLS_SERVER], "env": {"ONLY_TOOLS": "add,weather", "START_DELAY": "3"},
+        "autoApprove": ["add", "weather"]}}}))
+    window = open_window()
+    combo = window.findChild(type(window.agent.combo), "toolUseCombo")
+    combo.setCurrentIndex(index := combo.findData("required"))
+    combo.activated.emit(index)
+    assert not window.agent.hub.wait_started(0)  # still starting
+    send(qtbot, window, "What is the weather in Oslo?", wait=False)
+    assert "Starting tools" in window.notice.text() and window.controller.state == "ready"  # held, not sent
+    qtbot.waitUntil(lambda: window.controller.conversation is not None and window.agent._held is None
+                    and window.controller.conversation.messages[-1].role == "assistant", timeout=REPLY_TIMEOUT_MS)
+    reply = finish_loop(qtbot, window)
+    assert reply.tool_steps and reply.tool_steps[0]["calls"][0]["server"] == "slow"
+    assert reply.tool_steps[0]["calls"][0]["status"] == "done"
+
+
+@pytest.mark.slow
+def test_required_with_its_only_server_failed_is_refused_naming_it(open_window, qtbot):
+    paths.mcp_config_file().write_text(json.dumps({"mcpServers": {"broken": {
+        "command": sys.executable, "args": [TOOLS_SERVER], "env": {"FAIL_AT_START": "1"}}}}))
+    window = agent_window(open_window, qtbot, "required")
+    send(qtbot, window, "What is the weather in Oslo?", wait=False)
+    assert "no tool is available" in window.notice.text() and "broken" in window.notice.text()
+    assert window.controller.state == "ready" and window.prompt.toPlainText() == "What is the weather in Oslo?"  # not sent

@@ -177,6 +177,8 @@ class MainWindow(QMainWindow):
     # --- slots ---------------------------------------------------------------------------------------
     @Slot()
     def send(self) -> None:
+        if self.agent.hold(self.send):  # tool use "Required" while the tool servers start (or none is there)
+            return
         text = self.prompt.toPlainText()
         self.controller.set_system_prompt(self.options.system_prompt.toPlainText())
         if self.controller.conversation is None:

@@ -46,6 +46,7 @@ class AgentLoop(QObject):
         self.approval: QMessageBox | None = None  # the question on screen, if any
         self._run: dict | None = None  # the reply in the loop: message, settings, tools, step, waiting calls
         self._first: tuple | None = None  # (mode, tools) the next reply's first step was offered
+        self._held = None  # a send waiting for the tool servers to start (tool use "Required")
         self.combo = QComboBox(window)
         self.combo.setObjectName("toolUseCombo")
         self.combo.setAccessibleName(self.tr("Tool use"))
@@ -110,6 +111,24 @@ class AgentLoop(QObject):
         tools, offer = self._offer()
         self._first = (self.mode(), tools, settings, offer.tools) if offer.tools else None
         return dataclasses.replace(settings, tools=offer.tools, constraint=offer.constraint)
+
+    def hold(self, resend) -> bool:
+        """Tool use "Required" means required: while the tool servers are still starting, the message waits
+        (the notice says so) and ``resend`` runs once they are up; when they are up but no tool is offered,
+        the message is refused, naming the servers that failed. False: send now."""
+        if self.mode() != "required" or self.hub is None:
+            return False
+        if not self.hub.wait_started(0):
+            self._held = resend
+            self.window.show_notice(self.tr("Starting tools… your message is sent once they are up."))
+            return True
+        if self._offer()[0]:
+            return False
+        failed = ", ".join(s.config.name for s in self.hub.states() if s.status == "failed") or self.tr("none")
+        self.window.show_notice(self.tr("Tool use is Required, but no tool is available (servers that failed to "
+                                        "start: {failed}). Fix them in the Tools dialog, or set tool use to Auto "
+                                        "or Off.").format(failed=failed), error=True)
+        return True
 
     def preview(self, settings: GenerationSettings) -> GenerationSettings:
         """``settings`` as first_step would send them now (the tools, and "Required"'s grammar), offering
@@ -318,6 +337,9 @@ class AgentLoop(QObject):
         if self.hub is None or self.hub.wait_started(0):
             self._hub_watch.stop()
             self.sig_offer_changed.emit()
+            held, self._held = self._held, None
+            if held is not None:
+                held()  # the message sent while they started
 
 
 def _as_tool_call(call: dict):
