@@ -182,7 +182,7 @@ class Engine:
         self._last_render: tuple[tuple, Prompt] | None = None  # (the prompt's key, its text and ids)
         self.context_limits = ctx.limits_for(self.plan, spec.npu)
         self.reduced_vocab = folders.reduced_vocabulary(self.plan.draft_dir)  # grammars stop it drafting
-        kind = folders.inspect_draft(self.plan.draft_dir).draft_kind if self.has_draft else None  # eagle3 / dflash
+        kind = folders.inspect_draft(self.plan.draft_dir).draft_kind if self.plan.draft_dir else None  # eagle3 / dflash
         self.methods = spec_.offered(draft_kind=kind, device=self.plan.device)  # MTP: not run yet (docs)
         self.record = spec_.Record()  # this engine's replies per kind and method: what ``auto`` learns from
         self._lookup = None  # the prompt-lookup pipeline, built for the first reply that runs it
