@@ -3492,10 +3492,6 @@ Open it in your browser?</source>
         <translation>深度 {depth} × 分支数 {branching} 的草稿树，K={k}</translation>
     </message>
     <message>
-        <source>Next reply: EAGLE-3 speculative decoding, {how}.</source>
-        <translation>下一条回复：EAGLE-3 投机解码，{how}。</translation>
-    </message>
-    <message>
         <source>Next reply: EAGLE-3, {how}, greedy — sampling is set aside while the draft is loaded (EAGLE-3 decodes greedily only).</source>
         <translation>下一条回复：EAGLE-3，{how}，贪心解码——加载草稿模型时不使用采样（EAGLE-3 只支持贪心解码）。</translation>
     </message>
@@ -3516,8 +3512,12 @@ Open it in your browser?</source>
         <translation>下一条回复：正在等待模型加载。</translation>
     </message>
     <message>
-        <source>Next reply: plain decoding — no EAGLE-3 draft is loaded with this model.</source>
-        <translation>下一条回复：普通解码——此模型未加载 EAGLE-3 草稿模型。</translation>
+        <source>Next reply: EAGLE-3 speculative decoding, {how} — or prompt lookup when it repeats pasted code, documents or tool results.</source>
+        <translation>下一条回复：EAGLE-3 投机解码，{how}——若回复重复粘贴的代码、文档或工具结果，则用提示查找。</translation>
+    </message>
+    <message>
+        <source>Next reply: plain decoding — no EAGLE-3 draft is loaded with this model; prompt lookup when it repeats pasted code, documents or tool results.</source>
+        <translation>下一条回复：普通解码——此模型未加载 EAGLE-3 草稿模型；若回复重复粘贴的代码、文档或工具结果，则用提示查找。</translation>
     </message>
     <message>
         <source>Next reply: plain decoding — EAGLE-3 is switched off (the EAGLE-3 button).</source>

@@ -150,3 +150,15 @@ def test_a_dflash_draft_is_recognised_and_handed_to_genai_dflash_path(tiny_pair,
     with pytest.raises(EngineError, match="DFlash draft model is missing dflash_mask_token_id"):
         Engine(PipelineSpec(tiny_pair[0], draft, precision="f32"))
     assert spec.offered(draft_kind="dflash", device="CPU") == ("off", "dflash", "prompt_lookup")
+
+
+def test_a_next_turn_prefill_never_builds_the_lookup_pipeline(tiny_pair):
+    engine = Engine(PipelineSpec(tiny_pair[0], tiny_pair[1], precision="f32"))
+    try:
+        talk = [{"role": "user", "content": EDIT}, {"role": "assistant", "content": "Here it is."}]
+        engine.generate(talk, GenerationSettings(max_new_tokens=40, next_turn=True))
+        assert not engine.lookup_loaded  # the reply after it decides, and builds it if it runs prompt lookup
+        assert engine.generate(EDIT, GenerationSettings(max_new_tokens=40)).stats.method == "prompt_lookup"
+        assert engine.lookup_loaded
+    finally:
+        engine.close()

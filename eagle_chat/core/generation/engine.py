@@ -257,11 +257,10 @@ class Engine:
         each step's drafted tokens and own token wrote (see :mod:`eagle_chat.core.generation.steps` for how
         it relates to GenAI's accepted and generated counts); each chunk carries the steps since the last.
         """
-        next_turn = settings.next_turn  # the start of the next turn's prompt, a few tokens of it (thrown away)
+        next_turn, choice = settings.next_turn, self.choose(prompt, settings)  # next_turn: the next prompt's start
         if next_turn:
             assert not isinstance(prompt, str), "a next-turn prefill continues a conversation: it takes messages"
             sent, settings = prefill.next_turn_prompt(self, prompt, settings), prefill.run_settings(settings)
-        choice = self.choose(prompt, settings)
         lookup = choice.method == spec_.PROMPT_LOOKUP
         held = choice.method in spec_.DRAFTED and structured.stops_drafting(settings.constraint, self.reduced_vocab)
         settings = replace(settings, num_assistant_tokens=choice.k or settings.num_assistant_tokens,
@@ -327,8 +326,9 @@ class Engine:
         asked = settings.method if settings.speculative else spec_.OFF
         if asked != spec_.AUTO and asked not in self.methods:
             raise method_unavailable(asked, self.methods)
-        if settings.do_sample and asked == spec_.AUTO:  # drafting is greedy-only; sampling decodes plainly
-            asked = spec_.OFF
+        if asked == spec_.AUTO and (settings.do_sample or settings.next_turn and self._lookup is None):
+            asked = spec_.EAGLE3 if self.has_draft and not settings.do_sample else spec_.OFF  # sampling: plain; a
+            # prefill never builds the lookup pipeline (only a reply does)
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
         return spec_.choose(messages, self.methods, asked=asked, k=settings.num_assistant_tokens, tools=settings.tools,
                             record=self.record)
@@ -337,9 +337,7 @@ class Engine:
         """Release the pipelines (call on the thread that created them)."""
         self._pipe = self._lookup = self._tokenizer = None
 
-    @property
-    def lookup_loaded(self) -> bool:  # has a reply asked for prompt lookup, so its pipeline is built
-        return self._lookup is not None
+    lookup_loaded = property(lambda self: self._lookup is not None)  # a reply asked for prompt lookup: it is built
 
     def _lookup_pipe(self):
         if self._lookup is None:

@@ -145,7 +145,8 @@ def next_reply_line(o: outlook.Outlook) -> str:
                                                                                    branching=o.branching_factor, k=o.k))
     reason = o.reason
     if reason == outlook.ON:
-        return translate("texts", "Next reply: EAGLE-3 speculative decoding, {how}.").format(how=how)
+        return translate("texts", "Next reply: EAGLE-3 speculative decoding, {how} — or prompt lookup when it repeats "
+                                  "pasted code, documents or tool results.").format(how=how)
     if reason == outlook.ON_SAMPLING_SET_ASIDE:
         return translate("texts", "Next reply: EAGLE-3, {how}, greedy — sampling is set aside while the draft is "
                                   "loaded (EAGLE-3 decodes greedily only).").format(how=how)
@@ -166,7 +167,8 @@ _FIXED_REASONS = {
     outlook.NO_MODEL: QT_TRANSLATE_NOOP("texts", "Next reply: none yet — no model is loaded."),
     outlook.LOADING: QT_TRANSLATE_NOOP("texts", "Next reply: waiting for the model to load."),
     outlook.NO_DRAFT: QT_TRANSLATE_NOOP("texts", "Next reply: plain decoding — no EAGLE-3 draft is loaded with this "
-                                                 "model."),
+                                                 "model; prompt lookup when it repeats pasted code, documents or "
+                                                 "tool results."),
     outlook.DRAFT_OFF: QT_TRANSLATE_NOOP("texts", "Next reply: plain decoding — EAGLE-3 is switched off (the EAGLE-3 "
                                                   "button)."),
     outlook.SAMPLING: QT_TRANSLATE_NOOP("texts", "Next reply: refused — sampling was asked for, and a model loaded "
