@@ -145,6 +145,23 @@ def test_chunks_respect_the_token_budget_overlap_and_pages(embedder):
     assert {w for c in chunks if c.page == 1 for w in c.text.split()} == set(text.split())
 
 
+def test_a_chunk_that_must_be_cut_ends_at_a_sentence_so_a_fact_stays_whole():
+    """Cut by the budget alone, '…藏在第三' ended one chunk and '块石头下。' began the next: the benchmark's
+    question found neither half with its answer."""
+    counter = TokenCounter(lambda words: [1] * len(words))  # a token a word (a CJK character is a word)
+    filler = "".join("海边有很多石头和草" for _ in range(2)) + "。"  # 19 characters, one sentence
+    fact = "灯塔看守人把钥匙藏在第三块石头下。"  # 17
+    chunks = chunk_sections([Section(filler + fact + filler, 1)], counter, max_tokens=30, overlap=4)
+    assert any(fact in c.text for c in chunks), [c.text for c in chunks]
+    assert chunks[0].text == filler  # ended after its sentence, not 11 characters into the fact
+    english = " ".join(["The harbour is quiet in winter."] * 3) + " The keeper named her boat Petrel Nine."
+    cut = chunk_sections([Section(english, 1)], counter, max_tokens=20, overlap=2)
+    assert all(c.text.endswith(".") for c in cut), [c.text for c in cut]
+    # No sentence end in the chunk's second half: cut by the budget as before.
+    words = chunk_sections([Section(" ".join(f"w{i}" for i in range(50)), 1)], counter, max_tokens=20, overlap=2)
+    assert [c.tokens for c in words][:2] == [20, 20]
+
+
 def test_another_embedder_is_refused_on_a_filled_index(tmp_path, store, embedder):
     (tmp_path / "a.txt").write_text("hello there", encoding="utf-8")
     Indexer(store, embedder).add([tmp_path / "a.txt"])

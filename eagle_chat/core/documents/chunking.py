@@ -3,7 +3,8 @@
 Text is split into words (whitespace kept with the word before it, each CJK character a word of its own),
 each word's token count is taken from the embedder's tokenizer (cached: WordPiece and byte-level BPE pieces
 do not cross whitespace, so a word's count does not depend on its neighbours, up to a token at a join), and
-words are packed greedily up to ``max_tokens``; the next chunk starts ``overlap`` tokens before the end of
+words are packed greedily up to ``max_tokens`` and a chunk that must be cut ends after the last sentence in its
+second half (so a fact is not split between two chunks, each holding half of it); the next chunk starts ``overlap`` tokens before the end of
 the previous one. A chunk never crosses a page: page numbers stay exact for citations.
 """
 
@@ -17,6 +18,9 @@ from eagle_chat.core.documents.readers import Section
 
 DEFAULT_MAX_TOKENS = 256
 DEFAULT_OVERLAP = 32
+
+# What ends a sentence: a word ending in one of these (CJK full stops stand alone as one-character words).
+_SENTENCE_END = re.compile(r"[.!?;。！？；…]['\"”’)）]*\s*$|\n\s*$")
 
 # A run of non-space, non-CJK characters with its trailing whitespace, or one CJK character (+ whitespace).
 _WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]\s*|"
@@ -64,6 +68,9 @@ def chunk_sections(sections: Iterable[Section], counter: TokenCounter, *, max_to
             while end < len(words) and (total + counts[end] <= max_tokens or end == start):
                 total += counts[end]
                 end += 1
+            if end < len(words):
+                end = _sentence_end(words, start, end)
+                total = sum(counts[start:end])
             text = "".join(words[start:end]).strip()
             if text:
                 chunks.append(Chunk(text, section.page, total))
@@ -76,3 +83,12 @@ def chunk_sections(sections: Iterable[Section], counter: TokenCounter, *, max_to
                 kept += counts[back]
             start = back
     return chunks
+
+
+def _sentence_end(words: list[str], start: int, end: int) -> int:
+    """Where a chunk of ``words[start:end]`` that must be cut ends: after the last sentence ending in its second
+    half, else at ``end``."""
+    for index in range(end - 1, start + (end - start) // 2 - 1, -1):
+        if _SENTENCE_END.search(words[index]):
+            return index + 1
+    return end
