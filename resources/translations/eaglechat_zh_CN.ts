@@ -2441,6 +2441,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>服务器发送的数据超过了 {path} 所列的 {size:,} 字节；请稍后重试。</translation>
     </message>
     <message>
+        <source>The standalone EagleChat does not include optimum-intel. Export the draft with a Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import TARGET_DIR DRAFT_DIR`.</source>
+        <translation>独立版 EagleChat 不含 optimum-intel。请用装有 optimum-intel 的 Python 导出草稿模型：{command} — 然后用 `eagle-chat models import TARGET_DIR DRAFT_DIR` 添加这对模型。</translation>
+    </message>
+    <message>
         <source>The stats of message {place} cannot be read ({error}).</source>
         <translation>无法读取消息 {place} 的统计数据（{error}）。</translation>
     </message>
@@ -2517,10 +2521,6 @@ then start the download again (finished downloads are kept).</source>
         <translation>{path} 中没有服务器“{name}”。</translation>
     </message>
     <message>
-        <source>This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with a Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import TARGET_DIR DRAFT_DIR`.</source>
-        <translation>此版本的 EagleChat 无法自行导出 EAGLE-3 草稿模型。请用装有 optimum-intel 的 Python 导出草稿模型：{command}——然后用 `eagle-chat models import TARGET_DIR DRAFT_DIR` 添加模型对。</translation>
-    </message>
-    <message>
         <source>This conversation is {count} tokens long, more than the NPU&apos;s limit of {max_prompt_len} (MAX_PROMPT_LEN). Start a new conversation, shorten the message, or raise the limit in the settings (the model is then recompiled).</source>
         <translation>此对话长 {count} 个 token，超过了 NPU 的上限 {max_prompt_len}（MAX_PROMPT_LEN）。请开始新对话、缩短消息，或在设置中提高上限（模型随后会重新编译）。</translation>
     </message>
@@ -2555,6 +2555,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>Your conversation database {path} is damaged ({reason}) and could not be set aside ({move_error}); it was left exactly as it is. Close any program that uses it and restart EagleChat.</source>
         <translation>你的对话数据库 {path} 已损坏（{reason}），且无法移到一旁（{move_error}）；它保持原样未动。请关闭正在使用它的程序，然后重新启动 EagleChat。</translation>
+    </message>
+    <message>
+        <source>{error} The standalone EagleChat cannot try optimum-intel instead. Export the draft with a Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import TARGET_DIR DRAFT_DIR`.</source>
+        <translation>{error} 独立版 EagleChat 无法改用 optimum-intel。请用装有 optimum-intel 的 Python 导出草稿模型：{command} — 然后用 `eagle-chat models import TARGET_DIR DRAFT_DIR` 添加这对模型。</translation>
     </message>
     <message>
         <source>{error} optimum-intel, which could try it instead, is not installed.</source>

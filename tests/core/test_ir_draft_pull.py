@@ -1,7 +1,8 @@
 """A pair whose draft repository already holds OpenVINO IR (``"format": "openvino"`` in the catalog).
 
 The pull is download → verify → register: no export step, so neither PyTorch nor optimum-intel is needed —
-the situation of the frozen bundle and of a pip install without the ``build-models`` extra. The real
+the situation of a pip install without the ``build-models`` extra (and of the frozen bundle, which also
+converts Hugging Face-format heads with EagleChat's own converter). The real
 ``eagle-chat models pull`` runs against the local hub (tests/fake_hub.py, spoken to by the real
 huggingface_hub client) with torch, optimum, transformers, nncf and diffusers made unimportable in every
 Python process of the pull by a ``sitecustomize`` on PYTHONPATH, which also logs any attempt to import them.
@@ -74,15 +75,42 @@ def test_the_blocker_really_makes_torch_unimportable(no_heavy_env):
 
 
 def test_an_ir_draft_plan_has_no_export_step_and_needs_no_export_tools(tiny_ir_catalog, monkeypatch):
-    monkeypatch.setattr(sys, "frozen", True, raising=False)  # as in the bundle: no export possible
+    monkeypatch.setattr(sys, "frozen", True, raising=False)  # as in the bundle
     plan = pulls.plan_pull("tiny-ir", catalog=tiny_ir_catalog)
     assert [type(s) for s in plan.steps] == [pull_steps.DownloadStep, pull_steps.IrDraftDownloadStep, pull_steps.VerifyStep]
     assert plan.steps[1].repo == TINY_IR_DRAFT_REPO and plan.steps[1].final_dir == plan.draft_dir
     assert pulls.export_problem(tiny_ir_catalog.get("tiny-ir")) is None
-    problem = pulls.export_problem(tiny_ir_catalog.get("tiny"))
-    assert problem and "cannot export EAGLE-3 drafts" in problem
-    with pytest.raises(pull_steps.ExportToolsMissing, match="cannot export EAGLE-3 drafts"):
-        pulls.plan_pull("tiny", catalog=tiny_ir_catalog)
+
+
+def test_the_frozen_bundle_plans_the_conversion_of_a_hugging_face_head(tiny_ir_catalog, monkeypatch):
+    """The converter needs only numpy and OpenVINO, which the bundle has: nothing is refused up front."""
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert pulls.export_problem(tiny_ir_catalog.get("tiny")) is None
+    plan = pulls.plan_pull("tiny", catalog=tiny_ir_catalog)
+    assert [type(s) for s in plan.steps] == [pull_steps.DownloadStep, pull_steps.DownloadStep,
+                                             pull_steps.ExportStep, pull_steps.VerifyStep]
+    argv = plan.steps[2].command().argv
+    assert argv[:3] == [sys.executable, "-m", "eagle_chat.core.acquisition.eagle3_converter"]
+
+
+def test_frozen_an_unknown_head_names_its_architecture_and_the_way_out(tmp_path, monkeypatch):
+    """Only optimum-intel's fallback is missing from the bundle; the message says what the head is and what to do."""
+    import json
+
+    from eagle_chat.core.models.catalog import ExportOptions
+
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    head = tmp_path / "head"
+    head.mkdir()
+    (head / "config.json").write_text(json.dumps({"architectures": ["DeepseekV3ForCausalLMNextN"],
+                                                  "model_type": "deepseek_v3"}))
+    step = pull_steps.ExportStep(head, tmp_path / "out", tmp_path / "draft", tmp_path / "target",
+                                 ExportOptions(weight_format="fp16"))
+    with pytest.raises(pull_steps.AcquireError) as refused:
+        step.prepare()
+    message = str(refused.value)
+    assert "DeepseekV3ForCausalLMNextN" in message and "cannot try optimum-intel" in message
+    assert "models import" in message and "pip install" not in message
 
 
 def test_a_pip_install_without_optimum_still_offers_hf_heads(tiny_ir_catalog, fake_hub, monkeypatch, capsys):
@@ -93,19 +121,6 @@ def test_a_pip_install_without_optimum_still_offers_hf_heads(tiny_ir_catalog, fa
     assert pulls.export_problem(tiny_ir_catalog.get("tiny")) is None
     assert models_main(["list"]) == 0
     assert "needs a draft export" not in capsys.readouterr().out
-
-
-def test_the_frozen_bundle_says_it_cannot_convert_before_any_download(tiny_ir_catalog, fake_hub, monkeypatch,
-                                                                      capsys):
-    from eagle_chat.commands.models import main as models_main
-
-    monkeypatch.setattr(sys, "frozen", True, raising=False)
-    assert models_main(["pull", "tiny", "--endpoint", fake_hub.url]) == 2
-    assert "cannot export EAGLE-3 drafts itself" in capsys.readouterr().err
-    assert fake_hub.requests == [], "nothing was downloaded"
-    assert models_main(["list"]) == 0
-    listed = capsys.readouterr().out
-    assert "tiny-ir" in listed and "needs a draft export this installation cannot do" in listed.split("tiny-ir")[0]
 
 
 @pytest.mark.slow

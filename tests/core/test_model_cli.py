@@ -96,16 +96,11 @@ def test_unfinished_downloads_are_listed_and_removable(capsys):
     assert models_main(["remove", "qwen3-8b"]) == 2
 
 
-def test_pull_stops_before_downloading_when_it_cannot_finish(monkeypatch, capsys):
+def test_pull_stops_before_downloading_when_it_cannot_finish(capsys):
     assert models_main(["pull", "no-such-model"]) == 2
     assert "no catalog entry" in capsys.readouterr().err
     assert models_main(["pull", "qwen3-4b", "--device", "NPU"]) == 2
     assert "no NPU build" in capsys.readouterr().err
-
-    monkeypatch.setattr(sys, "frozen", True, raising=False)  # the bundle cannot run the draft converter
-    assert models_main(["pull", "qwen3-8b", "--endpoint", "http://127.0.0.1:9"]) == 2
-    err = capsys.readouterr().err
-    assert "cannot export EAGLE-3 drafts itself" in err and "models import" in err
     assert pulls.leftovers() == {}  # nothing was started
 
 

@@ -131,21 +131,42 @@ def test_helper_processes_run_inside_the_bundle(build, tmp_path):
     assert refused.returncode == 2 and "only run EagleChat's own modules" in refused.stderr
 
 
-def test_the_bundle_pulls_a_pair_whose_draft_is_already_openvino_ir(build, tmp_path, tiny_ir_catalog, fake_hub,
-                                                                     eagle_home):
-    """Frozen, the app cannot export drafts: an IR draft is downloaded, checked and registered all the same,
-    and an entry that needs an export is refused before anything is downloaded."""
-    bundle, _ = build
-    refused = _run_bundle(bundle, tmp_path, "models", "pull", "tiny", "--endpoint", fake_hub.url,
-                          "--home", str(eagle_home))
-    assert refused.returncode == 2 and "cannot export EAGLE-3 drafts" in refused.stderr, refused.stderr
-    assert fake_hub.requests == []
+def test_the_bundle_converts_an_eagle3_head_without_torch(build, tmp_path):
+    """The converter's child process (numpy, OpenVINO's graph API) runs frozen; NNCF is not bundled, so an
+    int4 request writes 16-bit weights, as the pull's step title says."""
+    import xml.etree.ElementTree as ET
 
-    done = _run_bundle(bundle, tmp_path, "models", "pull", "tiny-ir", "--endpoint", fake_hub.url,
-                       "--home", str(eagle_home))
+    from eagle_chat import paths
+
+    bundle, _ = build
+    out = tmp_path / "converted"
+    done = _run_bundle(bundle, tmp_path, "-m", "eagle_chat.core.acquisition.eagle3_converter",
+                       str(paths.tiny_models_dir() / "hf" / "tiny-qwen3-eagle3"), str(out), "--weight-format", "int4")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    assert "tiny-ir is ready" in done.stdout and "Checked on CPU: the draft got" in done.stdout
+    result = _events(done)[-1]
+    assert result["event"] == "converted" and result["weight_format"] == "fp16" and result["bytes"] > 0
+    rt_info = ET.parse(out / "openvino_model.xml").getroot().find("rt_info")
+    assert rt_info.find("eagle3_mode") is not None
+
+
+def test_the_bundle_pulls_ir_drafts_and_converts_hugging_face_heads(build, tmp_path, tiny_ir_catalog, fake_hub,
+                                                                     eagle_home):
+    """Frozen, an IR draft is downloaded, checked and registered; a Hugging Face-format head is downloaded,
+    converted by EagleChat's converter (no optimum-intel, no torch in the bundle), checked and registered."""
+    import xml.etree.ElementTree as ET
+
+    from eagle_chat.core.models import folders
     from eagle_chat.core.models.registry import ModelRegistry
 
-    pair = ModelRegistry().get("tiny-ir")
-    assert (pair.draft_path / "openvino_tokenizer.xml").is_file()
+    bundle, _ = build
+    for name in ("tiny-ir", "tiny"):
+        done = _run_bundle(bundle, tmp_path, "models", "pull", name, "--endpoint", fake_hub.url,
+                           "--home", str(eagle_home))
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+        assert f"{name} is ready" in done.stdout and "Checked on CPU: the draft got" in done.stdout
+        pair = ModelRegistry().get(name)
+        assert (pair.draft_path / "openvino_tokenizer.xml").is_file()
+        assert folders.inspect_draft(pair.draft_dir).is_eagle3
+    assert "Exporting the EAGLE-3 draft to OpenVINO (fp16)" in done.stderr
+    rt_info = ET.parse(ModelRegistry().get("tiny").draft_path / folders.MODEL_XML).getroot().find("rt_info")
+    assert rt_info.find("eagle_chat/eagle3_converter") is not None, "converted by EagleChat's converter"

@@ -107,7 +107,7 @@ def test_download_export_check_and_register_from_the_dialog(qtbot, dialog, fake_
 
 @pytest.fixture
 def frozen_dialog(qtbot, tiny_ir_catalog, fake_hub, monkeypatch):
-    """The dialog as the standalone (PyInstaller) app shows it: sys.frozen is set, so no export can run."""
+    """The dialog as the standalone (PyInstaller) app shows it: sys.frozen is set (no optimum-intel there)."""
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     widget = GetModelsDialog(catalog=tiny_ir_catalog)
     qtbot.addWidget(widget)
@@ -118,36 +118,21 @@ def frozen_dialog(qtbot, tiny_ir_catalog, fake_hub, monkeypatch):
     assert not widget.runner.running
 
 
-def test_in_the_bundle_entries_that_need_an_export_are_disabled_with_the_reason(qtbot, frozen_dialog, fake_hub):
+def test_in_the_bundle_entries_whose_draft_needs_converting_can_be_pulled(qtbot, frozen_dialog):
     dialog = frozen_dialog
     button = find(dialog, QPushButton, "downloadButton")
     note = find(dialog, QLabel, "downloadBlockedNote")
-    needing = [e for e in dialog.catalog.entries if e.needs_export]
-    assert {e.name for e in needing} >= {"tiny", "qwen3-8b", "llama3.1-8b"}
+    assert {e.name for e in dialog.catalog.entries if e.needs_export} >= {"tiny", "qwen3-8b", "llama3.1-8b"}
     for entry in dialog.catalog.entries:
         dialog.select_entry(entry.name)
-        item = dialog.catalog_list.currentItem()
-        if entry.needs_export:
-            assert not button.isEnabled(), entry.name
-            assert note.isVisible() and "cannot export EAGLE-3 drafts" in note.text(), entry.name
-            assert "eagle-chat models import" in note.text() and "optimum-cli export openvino" in note.text()
-            assert item.text().endswith("needs a draft export") and "cannot export" in item.toolTip()
-        else:
-            assert button.isEnabled() and not note.isVisible(), entry.name
-            assert "needs a draft export" not in item.text()
-            assert "Ready to run as downloaded." in dialog.description.text()
+        assert button.isEnabled() and not note.isVisible(), entry.name
+        assert "needs a draft export" not in dialog.catalog_list.currentItem().text()
     dialog.select_entry("tiny")
-    assert dialog.start_download() is False  # the button is off, and the plan refuses as well
-    assert "cannot export EAGLE-3 drafts" in dialog.status.text()
-    assert fake_hub.requests == [], "nothing was downloaded for an entry that needs an export"
-
-    dialog.select_entry("tiny-ir")
+    assert "converted to OpenVINO on this computer" in dialog.description.text()
     with qtbot.waitSignal(dialog.sig_registered, timeout=120_000) as registered:
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    assert registered.args == ["tiny-ir"]
-    assert (ModelRegistry().get("tiny-ir").draft_path / "openvino_model.xml").is_file()
-    dialog.select_entry("tiny")
-    assert not button.isEnabled(), "finishing a pull must not re-enable a blocked entry"
+    assert registered.args == ["tiny"]
+    assert (ModelRegistry().get("tiny").draft_path / "openvino_model.xml").is_file()
 
 
 def test_unverified_entries_say_so(qtbot, dialog):

@@ -1,8 +1,10 @@
-"""Exporting a Hugging Face-format EAGLE-3 head to OpenVINO IR with optimum-intel.
+"""Exporting a Hugging Face-format EAGLE-3 head to OpenVINO IR with optimum-intel — the fallback for a head
+EagleChat's own converter (:mod:`.eagle3_converter`) does not know — and finishing any draft folder.
 
 optimum-intel and its dependencies (torch, transformers, nncf, …) are heavy and optional: they are the
-``build-models`` extra, never imported by the app. The export runs them in a child process with this same
-Python; when they are missing, :func:`export_tools_problem` says exactly what to install.
+``build-models`` extra, never imported by the app and never in the frozen bundle. The export runs them in a
+child process with this same Python; when they are missing, :func:`export_tools_problem` says exactly what
+to install.
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ def export_tools_problem() -> str | None:
 def export_tools_error() -> DraftExportError | None:
     """None if optimum-intel and its dependencies can be imported here, else an error saying what to install."""
     if getattr(sys, "frozen", False):
-        return DraftExportError("This build of EagleChat cannot export EAGLE-3 drafts itself. Export the draft with "
-                                "a Python that has optimum-intel: {command} — then add the pair with `eagle-chat "
+        return DraftExportError("The standalone EagleChat does not include optimum-intel. Export the draft with a "
+                                "Python that has optimum-intel: {command} — then add the pair with `eagle-chat "
                                 "models import TARGET_DIR DRAFT_DIR`.", command=folders.DRAFT_EXPORT_HINT)
     missing = []
     for module, package in EXPORT_MODULES.items():

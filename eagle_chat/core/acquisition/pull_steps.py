@@ -35,10 +35,6 @@ class AcquireError(UserError):
     """Getting a model failed or cannot start; ``str(error)`` tells the user what happened and what to do."""
 
 
-class ExportToolsMissing(AcquireError):
-    """optimum-intel (or one of its heavy dependencies) is not installed; the message says what to install."""
-
-
 class Cancelled(AcquireError):
     """The user stopped the pull; finished steps and partial downloads are kept for the next attempt."""
 
@@ -237,6 +233,11 @@ class ExportStep(Step):
             self.route = "converter"
             return
         except HeadFormatError as unknown:
+            if getattr(sys, "frozen", False):  # the bundle carries no optimum-intel (nor torch) to fall back on
+                raise AcquireError(
+                    "{error} The standalone EagleChat cannot try optimum-intel instead. Export the draft with a "
+                    "Python that has optimum-intel: {command} — then add the pair with `eagle-chat models import "
+                    "TARGET_DIR DRAFT_DIR`.", error=unknown, command=folders.DRAFT_EXPORT_HINT) from None
             if export_tools_error() is not None:
                 raise AcquireError("{error} optimum-intel, which could try it instead, is not installed.",
                                    error=unknown) from None

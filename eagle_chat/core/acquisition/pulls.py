@@ -4,13 +4,13 @@
 
 1. download the target (OpenVINO IR) from Hugging Face or ModelScope (:mod:`.download_worker`),
 2. download the EAGLE-3 head in its Hugging Face format,
-3. export the head to OpenVINO IR with ``optimum-cli export openvino`` (:mod:`.draft_export`;
-   optimum-intel is the optional ``build-models`` extra),
+3. convert the head to OpenVINO IR with EagleChat's own converter (:mod:`.eagle3_converter`, no PyTorch;
+   in the frozen bundle too), or, for a head it does not know, ``optimum-cli export openvino``
+   (:mod:`.draft_export`; optimum-intel is the optional ``build-models`` extra, never in the bundle),
 4. load the pair and write a short greedy reply; the draft must get tokens accepted (:mod:`.verify_worker`),
 
 — or, for a draft whose repository already holds OpenVINO IR (``"format": "openvino"`` in the catalog),
-2–3 are one download of the IR draft, and nothing needs PyTorch or optimum-intel (nor is it imported);
-that is the only kind of pull the frozen bundle can do (:func:`export_problem` says why the others cannot),
+2–3 are one download of the IR draft, and nothing needs PyTorch or optimum-intel (nor is it imported),
 
 and then :meth:`PullPlan.register` adds it to the registry. An embedding model or a reranker (a catalog entry
 of kind ``embedding`` / ``reranker``) is one IR download and a test run of it (:mod:`.document_model_worker`),
@@ -31,22 +31,16 @@ the user starts a pull. Hugging Face telemetry is switched off in their environm
 from __future__ import annotations
 
 import shutil
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from eagle_chat import paths
 from eagle_chat.core.acquisition import staging
-from eagle_chat.core.acquisition.draft_export import (
-    export_tools_error,
-    export_tools_problem,
-)
 from eagle_chat.core.acquisition.pull_steps import (
     AcquireError,
     DocumentModelCheckStep,
     DownloadStep,
     ExportStep,
-    ExportToolsMissing,
     IrDraftDownloadStep,
     Step,
     VerifyStep,
@@ -223,10 +217,6 @@ def plan_pull(
         export_step,
         verify_step,
     ]
-    if not export_step.is_done() and getattr(sys, "frozen", False):
-        problem = export_tools_error()
-        if problem is not None:
-            raise ExportToolsMissing.from_error(problem)
     needed = sum(s.remaining_bytes() for s in plan.steps if isinstance(s, DownloadStep))
     needed += 0 if export_step.is_done() else draft_ref.approx_bytes
     staging.ensure_free_space(paths.models_dir(), needed, f"{entry.title} ({variant.device})")
@@ -234,13 +224,13 @@ def plan_pull(
 
 
 def export_problem(entry: CatalogEntry) -> str | None:
-    """Why ``entry`` cannot be pulled here, before anything is downloaded: its draft needs an export and
-    this EagleChat cannot run one (the frozen bundle; a pip install without the ``build-models`` extra).
-    None when it can. A draft already exported (an unfinished earlier pull) is not looked for here:
-    :func:`plan_pull` skips a finished export."""
-    if not entry.needs_export or not getattr(sys, "frozen", False):
-        return None  # the converter (no PyTorch) runs with this Python; optimum-intel is only its fallback
-    return export_tools_problem()
+    """Why ``entry`` cannot be pulled here, before anything is downloaded; None when it can.
+
+    Always None now: EagleChat's converter (numpy and OpenVINO only) runs with this Python, the frozen
+    bundle included, and optimum-intel is only its fallback for a head it does not know — which shows only
+    once the head is downloaded (:meth:`.ExportStep.prepare` then says what it found)."""
+    del entry
+    return None
 
 
 def import_pair(target_dir: Path, draft_dir: Path, *, name: str | None = None, device: str = "CPU",
