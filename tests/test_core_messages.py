@@ -36,7 +36,7 @@ def test_every_user_error_in_core_and_commands_has_a_literal_template_and_named_
 def test_the_scanner_knows_subclasses_defined_anywhere_in_the_package():
     classes = user_errors.user_error_classes()
     for name in ("eagle_chat.core.acquisition.pull_steps.Cancelled",  # UserError -> AcquireError -> Cancelled
-                 "eagle_chat.core.generation.engine.SamplingWithDraftError",
+                 "eagle_chat.core.generation.engine_errors.SamplingWithDraftError",  # moved out of engine.py
                  "eagle_chat.core.acquisition.download_files.WorkerError",
                  "eagle_chat.core.serving.server.ServerError"):
         assert name in classes

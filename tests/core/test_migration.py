@@ -56,7 +56,7 @@ def test_every_message_survives_the_upgrade(v1_copy):
             {**json.loads(row["stats"]), "thinking_tokens": None, "thinking_ms": None, "runs": 1, "steps": None,
              "step_chars": None, "history_tokens": None, "history_dropped": 0, "draft_skipped": None,
              "drafting_off_by_grammar": False,
-             "prefilled_tokens": None}
+             "prefilled_tokens": None, "cached_tokens": 0, "method": "", "method_kind": None, "method_basis": None}
             if row["stats"] else None)
         if row["content"].startswith("<think>"):  # the raw thinking saved inside the reply moved out
             assert message.thinking and "<think>" not in message.content and "</think>" not in message.content
