@@ -101,8 +101,7 @@ def prompts() -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def spec_engine(tiny_pair):
-    """One EAGLE-3 engine on the tiny pair (f32), shared by the engine tests."""
+def shared_spec_engine(tiny_pair):
     from eagle_chat.core.generation.engine import Engine, PipelineSpec
 
     engine = Engine(PipelineSpec(tiny_pair[0], tiny_pair[1], device="CPU", precision=F32))
@@ -111,13 +110,34 @@ def spec_engine(tiny_pair):
 
 
 @pytest.fixture(scope="session")
-def plain_engine(tiny_pair):
-    """A draft-free engine on the tiny target (f32): the reference for lossless checks."""
+def shared_plain_engine(tiny_pair):
     from eagle_chat.core.generation.engine import Engine, PipelineSpec
 
     engine = Engine(PipelineSpec(tiny_pair[0], None, device="CPU", precision=F32))
     yield engine
     engine.close()
+
+
+def _fresh_record(engine):
+    """The automatic method choice learns from the engine's own replies (core.generation.speculation); a test
+    starts from what a new engine knows, not from what the tests before it taught it (seen: after other files'
+    replies, test_steps' EAGLE-3 counts came from prompt lookup, chosen as measured faster)."""
+    from eagle_chat.core.generation import speculation
+
+    engine.record = speculation.Record()
+    return engine
+
+
+@pytest.fixture
+def spec_engine(shared_spec_engine):
+    """One EAGLE-3 engine on the tiny pair (f32), loaded once for the engine tests, with a fresh method record."""
+    return _fresh_record(shared_spec_engine)
+
+
+@pytest.fixture
+def plain_engine(shared_plain_engine):
+    """A draft-free engine on the tiny target (f32): the reference for lossless checks (fresh method record)."""
+    return _fresh_record(shared_plain_engine)
 
 
 # Test files that need POSIX (SIGKILL/SIGINT sent to a child, process groups, unshare, the Linux bundle build):
