@@ -25,6 +25,7 @@ from eagle_chat.ui.words.i18n import translate
 
 HEADLINE_SHARE = 10  # demo mode: the headline's pixel size is at least the screen height / this
 RATE_SHARE = 24  # demo mode: the tokens/s figures' pixel size, as a share of the screen height
+ROW_SPACING = 16  # between the headline and the figures
 DETAILS_SHARE = 48  # demo mode: the details' pixel size, as a share of the screen height (15 px at 720p)
 NORMAL_HEADLINE_SCALE, NORMAL_RATE_SCALE = 2.0, 1.5  # a window on a desk: relative to the normal font
 MODES = ("baseline", "speculative")
@@ -60,7 +61,7 @@ class VerdictBoard(QWidget):
             self.rates[mode] = label
         figures.addStretch(1)
         row = QHBoxLayout()
-        row.setSpacing(16)
+        row.setSpacing(ROW_SPACING)
         row.addWidget(self.headline, 1)
         row.addLayout(figures)
         self.progress = QProgressBar()
@@ -172,7 +173,10 @@ class VerdictBoard(QWidget):
         into two huge lines mid-run on a 1024-pixel screen). The verdict keeps its size: a tenth of the screen."""
         font = QFont(self.headline.font())
         font.setPixelSize(self._headline_px)
-        room = self.headline.width() if self.headline.isVisible() else self.width() - self._rates_width() - 16
+        # The room the row leaves once the figures beside it have their current text (a figure that grows from
+        # "–" to "123" narrows the headline without resizing the board, so the label's own width can be stale).
+        frame = self.headline.width() - self.headline.contentsRect().width()
+        room = self.width() - self._rates_width() - ROW_SPACING - frame
         text = self.headline.text()
         width = QFontMetrics(font).horizontalAdvance(text)
         if self._running and text and room > 0 and width > room:
@@ -198,6 +202,7 @@ class VerdictBoard(QWidget):
             label.setText(f'<span style="font-size:{small}px">{name}</span> '
                           f'<span style="font-size:{big:.0f}px; font-weight:600">{figure}</span> '
                           f'<span style="font-size:{small}px">{unit}</span>')
+        self._fit_headline()
 
 
 # The headline per verdict: what the noise rule backs (the figures are beside it, the details below).
