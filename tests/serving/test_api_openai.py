@@ -108,11 +108,17 @@ def test_zero_draft_tokens_is_plain_decoding_with_the_same_text(client, plain_en
 
 def test_stop_sequence_ends_the_reply_before_it(client, spec_engine):
     prompt = RAW_PROMPT
-    full = engine_reply(spec_engine, prompt, 64, chat_template=False).text
+    # A long budget the unstopped reply fills: the stop reaches the engine host over a pipe while the tiny target
+    # decodes a token in well under a millisecond, so 64 tokens could all be out before it arrived (seen once in
+    # a loaded full run); 256 leave the engine ample time to be stopped, and a stop never sent still fails.
+    budget = 256
+    whole = engine_reply(spec_engine, prompt, budget, chat_template=False)
+    assert whole.stats.generated_tokens == budget
+    full = whole.text
     stop_at = full.split()[3]  # the reply's fourth word
     assert full.index(stop_at) > 0
     for stream in (False, True):
-        reply = client.completions.create(model=MODEL, prompt=prompt, max_tokens=64, stop=[stop_at], stream=stream,
+        reply = client.completions.create(model=MODEL, prompt=prompt, max_tokens=budget, stop=[stop_at], stream=stream,
                                           stream_options={"include_usage": True} if stream else None,
                                           extra_body={"num_assistant_tokens": K})
         if stream:
@@ -124,7 +130,7 @@ def test_stop_sequence_ends_the_reply_before_it(client, spec_engine):
             text, finish, usage = reply.choices[0].text, reply.choices[0].finish_reason, reply.usage
         assert text == full[: full.index(stop_at)]
         assert finish == "stop"
-        assert usage.completion_tokens < 64  # the engine was stopped, not run to max_tokens
+        assert usage.completion_tokens < budget  # the engine was stopped, not run to max_tokens
 
 
 def test_sampling_with_a_draft_is_refused_or_served_greedily(client, spec_engine, prompts):
