@@ -69,3 +69,16 @@ def test_a_server_without_a_draft_offers_prompt_lookup_but_not_eagle3():
     npu = ServedModel(id=MODEL, has_draft=False, device="NPU")
     with pytest.raises(ApiError, match="num_assistant_tokens must be 0"):
         parse_chat({**body, "num_assistant_tokens": 4}, npu, Limits())
+
+
+def test_the_responses_api_takes_the_same_method_and_names_it(client, plain_engine, prompts):
+    expected = plain(plain_engine, prompts[1])[1]
+    for method in ("off", "prompt_lookup"):
+        response = client.responses.create(model=MODEL, input=prompts[1], max_output_tokens=120,
+                                           extra_body={"speculation": method})
+        assert response.output_text == expected, method
+        assert response.model_extra["eagle_chat"]["method"] == method
+    with pytest.raises(openai.BadRequestError) as refused:
+        client.responses.create(model=MODEL, input="hi", extra_body={"speculation": "dflash"})
+    assert "is not available here: this server offers auto, off, eagle3, prompt_lookup" in refused.value.message
+    assert refused.value.body["param"] == "speculation"

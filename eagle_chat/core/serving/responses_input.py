@@ -28,7 +28,8 @@ IGNORED = {"metadata", "user", "safety_identifier", "prompt_cache_key", "prompt_
            "store", "include", "truncation", "background", "stream_options", "top_logprobs", "max_tool_calls"}
 FIELDS = IGNORED | {"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "max_output_tokens",
                     "stream", "temperature", "top_p", "text", "reasoning", "previous_response_id", "conversation",
-                    "num_assistant_tokens", "chat_template_kwargs", "greedy_fallback", "prompt_cache_options"}
+                    "num_assistant_tokens", "speculation", "chat_template_kwargs", "greedy_fallback",
+                    "prompt_cache_options"}
 ROLES = {"user", "system", "developer", "assistant"}
 TEXT_PARTS = {"input_text", "output_text", "text"}
 _NOTHING = {"previous_response_id": "this server keeps no responses (it is stateless): send the whole conversation "
@@ -62,7 +63,8 @@ def parse_responses(body: object, model: ServedModel, limits: Limits) -> Respons
     chat: dict = {"model": body.get("model"), "messages": _messages(body.get("input"), body.get("instructions"))}
     for ours, theirs in (("stream", "stream"), ("temperature", "temperature"), ("top_p", "top_p"),
                          ("parallel_tool_calls", "parallel_tool_calls"), ("max_output_tokens", "max_completion_tokens"),
-                         ("num_assistant_tokens", "num_assistant_tokens"), ("greedy_fallback", "greedy_fallback"),
+                         ("num_assistant_tokens", "num_assistant_tokens"), ("speculation", "speculation"),
+                         ("greedy_fallback", "greedy_fallback"),
                          ("chat_template_kwargs", "chat_template_kwargs")):
         if body.get(ours) is not None:
             chat[theirs] = body[ours]
