@@ -119,15 +119,19 @@ def test_docs_add_killed_mid_way_leaves_whole_files_and_the_next_run_completes_i
         (folder / f"f{n:03}.md").write_text(filler(f"topic{n}", 12), encoding="utf-8")
     process = subprocess.Popen([sys.executable, "-m", "eagle_chat", "docs", "add", str(folder)], env=child_env(), text=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    added = 0
+    added, since = 0, 0.0
     while added < 40:
         line = process.stderr.readline()
         assert line, "docs add ended before it could be killed"
         added += line.lstrip().startswith("added")
-    # Not right after a file was done: somewhere inside the next ones, reading or writing. (With the writes
-    # made non-transactional and slowed, this caught a half-written file in 1 of 2 runs; the deterministic
-    # kill inside a transaction is test_index.py's test_a_kill_during_indexing_leaves_every_file_whole_or_absent.)
-    time.sleep(0.2)
+        if added == 20 and not since:
+            since = time.monotonic()
+    # Not right after a file was done: somewhere inside the next ones, reading or writing — a few files' time
+    # later, at the pace this run goes (a fixed 0.2 s let an unloaded child finish all 150 files first). (With
+    # the writes made non-transactional and slowed, this caught a half-written file in 1 of 2 runs; the
+    # deterministic kill inside a transaction is test_index.py's
+    # test_a_kill_during_indexing_leaves_every_file_whole_or_absent.)
+    time.sleep(min(0.2, 3 * (time.monotonic() - since) / 20))
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=30)
     process.stderr.close()
