@@ -219,3 +219,21 @@ def test_a_chinese_question_finds_its_passage_among_attached_files_with_no_embed
     assert window.documents.grounding.last_mode == "passages"
     top = reply.sources[0]
     assert (Path(top["path"]).name, top["page"]) == ("记录.docx", 2) and ZH_FACT in top["text"]
+
+
+def test_a_file_that_cannot_be_indexed_is_explained_in_the_windows_language(qtbot, qapp, open_window, tmp_path):
+    from eagle_chat.ui.words import i18n
+
+    window = open_window()
+    i18n.apply_language(qapp, "zh_CN")  # as View → Language does; the shared-app fixture puts English back
+    broken = tmp_path / "报告.pdf"
+    broken.write_bytes(b"%PDF-1.7\nnot really a PDF at all\n")
+    good = tmp_path / "笔记.txt"
+    good.write_text(filler("灯塔", 3), encoding="utf-8")
+    complete, _ = indexed(qtbot, window, lambda: window.documents.attach([broken, good]))
+    assert not complete
+    notice = window.notice.text()
+    # The indexing process sends the reason's template and values; the window fills in its own translation.
+    assert f"{broken} 不是可读取的 PDF（已损坏或根本不是 PDF）。" in notice, notice
+    assert "is not a readable PDF" not in notice
+    assert "笔记.txt" in names(window)  # the good file is attached and indexed all the same

@@ -69,26 +69,40 @@ def main(argv: list[str] | None = None) -> int:
         def progress(path: str, outcome: str) -> None:
             nonlocal done
             done += 1
-            message = indexer.report.failed[-1][1] if outcome == "failed" else ""
             told.add(path)
-            emit("file", path=path, outcome=outcome, done=done, message=message)
+            emit("file", path=path, outcome=outcome, done=done, **_why(indexer.report, path, outcome))
 
         report = indexer.add(paths, args.collection, progress)
         retrieval.remember_embedder(store, model)
-        for path, message in report.failed:  # never read: not a kind EagleChat reads, or gone
+        for path, _message in report.failed:  # never read: not a kind EagleChat reads, or gone
             if path not in told:
                 done += 1
-                emit("file", path=path, outcome="failed", done=done, message=message)
+                emit("file", path=path, outcome="failed", done=done, **_why(report, path, "failed"))
         emit("done", chunks=report.chunks, failed=len(report.failed), removed=len(report.removed))
         return 1 if report.failed else 0
     except UserError as error:
-        emit("error", message=error.message, template=error.template,
-             params={k: v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
-                     for k, v in error.params.items()})
+        emit("error", **_sentence(error))
         return 2
     finally:
         if store is not None:
             store.close()
+
+
+def _sentence(error: UserError) -> dict:
+    """A user error as JSON: the English sentence, and its template and values so the window can show it in
+    its own language (``UserError.restore``)."""
+    return {"message": error.message, "template": error.template,
+            "params": {k: v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
+                       for k, v in error.params.items()}}
+
+
+def _why(report, path: str, outcome: str) -> dict:
+    """The reason a file failed (its last one), or nothing for a file that did not."""
+    if outcome != "failed":
+        return {"message": ""}
+    error = report.reasons.get(path)
+    return _sentence(error) if error is not None else {
+        "message": next((message for failed, message in reversed(report.failed) if failed == path), "")}
 
 
 if __name__ == "__main__":

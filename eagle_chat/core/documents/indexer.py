@@ -55,6 +55,7 @@ class AddReport:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)  # (path, sentence)
+    reasons: dict[str, DocumentError] = field(default_factory=dict)  # path → why, to be shown in the UI's language
     empty: list[str] = field(default_factory=list)  # text files with no text: recorded, nothing to search
     chunks: int = 0
     stopped: bool = False  # should_stop said so before every file was done
@@ -123,9 +124,9 @@ class Indexer:
                 report.removed += [row.path for row in gone]
             elif given.is_file():
                 if not is_supported(given):
-                    report.failed.append((str(given), DocumentError(
+                    self._fail(report, str(given), DocumentError(
                         "{path} is not a kind of file EagleChat can read (text, Markdown, source code, HTML, "
-                        "PDF, DOCX).", path=str(given)).message))
+                        "PDF, DOCX).", path=str(given)))
                     continue
                 self._add_file(given, collection, report, progress)
             else:
@@ -134,8 +135,14 @@ class Indexer:
                     self.store.remove_files([row.id])
                     report.removed.append(row.path)
                 else:
-                    report.failed.append((str(given), DocumentError("{path} does not exist.", path=str(given)).message))
+                    self._fail(report, str(given), DocumentError("{path} does not exist.", path=str(given)))
         return report
+
+    @staticmethod
+    def _fail(report: AddReport, path: str, error: DocumentError) -> str:
+        report.failed.append((path, error.message))
+        report.reasons[path] = error
+        return "failed"
 
     def _add_file(self, path: Path, collection: str, report: AddReport, progress) -> None:
         outcome = self._index_one(path, collection, report)
@@ -170,15 +177,12 @@ class Indexer:
             self.store.put_file(collection, key, stat.st_size, stat.st_mtime_ns, digest,
                                 [(c.page, c.text) for c in chunks], vectors)
         except DocumentError as error:
-            report.failed.append((key, error.message))
-            return "failed"
+            return self._fail(report, key, error)
         except FileNotFoundError:  # gone between the folder's listing and its reading
-            report.failed.append((key, DocumentError("{path} no longer exists.", path=key).message))
-            return "failed"
+            return self._fail(report, key, DocumentError("{path} no longer exists.", path=key))
         except OSError as error:
-            report.failed.append((key, DocumentError("{path} cannot be read: {reason}", path=key,
-                                                     reason=error.strerror or str(error)).message))
-            return "failed"
+            return self._fail(report, key, DocumentError("{path} cannot be read: {reason}", path=key,
+                                                         reason=error.strerror or str(error)))
         (report.updated if row is not None else report.added).append(key)
         report.chunks += len(chunks)
         return "updated" if row is not None else "added"

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, Signal, Slot
 
+from eagle_chat.core.errors import UserError
+from eagle_chat.ui.words.core_text import user_error_text
 from eagle_chat.ui.words.i18n import translate
 
 
@@ -83,9 +85,9 @@ class IndexRunner(QObject):
             elif kind == "file":
                 self._failed |= event.get("outcome") == "failed"
                 self.sig_file.emit(event.get("path", ""), event.get("outcome", ""), int(event.get("done", 0)),
-                                   event.get("message", ""))
+                                   _shown(event))
             elif kind == "error":
-                self._error = event.get("message", "")
+                self._error = _shown(event)
 
     @Slot(QProcess.ProcessError)
     def _could_not_start(self, error: QProcess.ProcessError) -> None:
@@ -109,3 +111,12 @@ class IndexRunner(QObject):
                                    .format(code=code))
         else:
             self.sig_finished.emit(not self._failed, "")
+
+
+def _shown(event: dict) -> str:
+    """An event's sentence in the window's language: the worker sends the template and its values beside the
+    English sentence (a Chinese window showed "… is not a readable PDF" in English)."""
+    template, params = event.get("template"), event.get("params")
+    if isinstance(template, str) and isinstance(params, dict):
+        return user_error_text(UserError.restore(template, params))
+    return str(event.get("message", ""))
