@@ -2836,6 +2836,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>基线</translation>
     </message>
     <message>
+        <source>This ×{speedup:.1f} is not dependable: the bundled tiny pair is so cheap per token that overhead decides it from run to run, and the next run may show none; the speed-demo pair is built to show it.</source>
+        <translation>这个 ×{speedup:.1f} 并不可靠：内置的微型模型对每个 token 的开销极低，每次运行的结果由额外开销决定，下一次运行可能毫无加速；演示模型对正是为展示加速而构建的。</translation>
+    </message>
+    <message>
         <source>The bundled tiny pair is too small for a dependable EAGLE-3 speed-up on a CPU (it is so cheap per token that overhead decides it from run to run); the speed-demo pair is built to show it.</source>
         <translation>内置的微型模型对太小，无法在 CPU 上稳定体现 EAGLE-3 的加速（每个 token 的开销极低，每次运行的结果由额外开销决定）；演示模型对正是为展示加速而构建的。</translation>
     </message>
