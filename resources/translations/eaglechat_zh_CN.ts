@@ -914,6 +914,10 @@ Data folder: {folder}</source>
         <translation>无法读取 {path}：{reason}</translation>
     </message>
     <message>
+        <source>{name} was not imported: {reason} Nothing was changed: your conversations and the file are as they were.</source>
+        <translation>{name} 未导入：{reason} 没有任何改动：你的对话和该文件都保持原样。</translation>
+    </message>
+    <message>
         <source>Imported “{title}”</source>
         <translation>已导入“{title}”</translation>
     </message>
@@ -2337,8 +2341,8 @@ then start the download again (finished downloads are kept).</source>
         <translation>文件中没有消息列表。</translation>
     </message>
     <message>
-        <source>The file is not valid JSON ({error}).</source>
-        <translation>文件不是有效的 JSON（{error}）。</translation>
+        <source>The file is not an EagleChat JSON export: it stops being valid JSON at line {line}, column {column}.</source>
+        <translation>该文件不是 EagleChat 的 JSON 导出：它在第 {line} 行第 {column} 列处不再是有效的 JSON。</translation>
     </message>
     <message>
         <source>The hub listed a file with an unsafe name ({path!r}); the download stopped.</source>
@@ -2535,6 +2539,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>This file is not an EagleChat conversation export (no &quot;format&quot;: &quot;{format}&quot;).</source>
         <translation>此文件不是 EagleChat 对话导出文件（没有 &quot;format&quot;: &quot;{format}&quot;）。</translation>
+    </message>
+    <message>
+        <source>This is a Markdown export, which is for reading: only a JSON export can be imported (Export conversation, then JSON, every branch).</source>
+        <translation>这是 Markdown 导出，仅供阅读：只能导入 JSON 导出（导出对话，然后选择 JSON，包含所有分支）。</translation>
     </message>
     <message>
         <source>This message is {tokens} tokens long; with room for a reply the model takes at most {limit}. Shorten the message.</source>
@@ -2834,6 +2842,10 @@ then start the download again (finished downloads are kept).</source>
     <message>
         <source>baseline</source>
         <translation>基线</translation>
+    </message>
+    <message>
+        <source>This ×{speedup:.1f} is not dependable: the bundled tiny pair is so cheap per token that overhead decides it from run to run, and the next run may show none; the speed-demo pair is built to show it.</source>
+        <translation>这个 ×{speedup:.1f} 并不可靠：内置的微型模型对每个 token 的开销极低，每次运行的结果由额外开销决定，下一次运行可能毫无加速；演示模型对正是为展示加速而构建的。</translation>
     </message>
     <message>
         <source>The bundled tiny pair is too small for a dependable EAGLE-3 speed-up on a CPU (it is so cheap per token that overhead decides it from run to run); the speed-demo pair is built to show it.</source>

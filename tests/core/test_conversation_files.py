@@ -85,7 +85,7 @@ def test_a_damaged_file_is_refused_with_a_reason(tmp_path, mutate, says):
     mutate(data)
     with pytest.raises(export.ConversationFileError, match=says):
         export.from_json(data)
-    with pytest.raises(export.ConversationFileError, match="not valid JSON"):
+    with pytest.raises(export.ConversationFileError, match="stops being valid JSON at line 1, column 3"):
         export.loads("{ not json")
     store.close()
 

@@ -56,7 +56,7 @@ def test_compare_export_writes_csv_json_png(qtbot, open_window, tmp_path):
         (mode, "False") for mode in ("baseline", "speculative", "speculative", "baseline", "baseline", "speculative")]
     data = json.loads(written[1].read_text(encoding="utf-8"))
     assert data["verdict"] in ("faster", "slower", "no-difference") and "alternating order" in data["compared"]
-    assert data["speculative_text"] == view.speculative_pane.toPlainText()
+    assert data["speculative_text"] == view.speculative_pane.raw  # the reply's text; the pane shows it rendered
     assert written[2].stat().st_size > 1000
 
 

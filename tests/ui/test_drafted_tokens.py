@@ -192,6 +192,11 @@ def test_the_acceptance_chart_follows_the_reply_and_adds_up(qtbot, open_window):
     assert chart.counts == steps.histogram(k)
 
 
+def squeeze(text: str) -> str:
+    """``text`` without white space (a line break of the source is a block's end on screen)."""
+    return re.sub(r"\s", "", text)
+
+
 def test_compare_panes_and_demo_mode_tint_the_eagle_answer(qtbot, open_window):
     window = open_window()
     window.side.drafted_toggle.setChecked(True)
@@ -204,8 +209,15 @@ def test_compare_panes_and_demo_mode_tint_the_eagle_answer(qtbot, open_window):
     pane, record = view.speculative_pane, comparison.speculative[0].steps
     assert pane.font().pointSizeF() > window.font().pointSizeF() * 1.3  # demo mode's large type
     spans = [s for s in record.drafted_spans()]
-    assert pane.ranges == [(s.start, s.end) for s in spans]  # plain text: positions are characters
-    assert [pane.toPlainText()[a:b] for a, b in pane.ranges] == [pane.text[s.start:s.end] for s in spans]
+    # The pane shows the answer's Markdown rendered (the fence is a code block): each tinted stretch of what it
+    # shows is text of the drafted span its step wrote, and nearly all the drafted text is tinted.
+    shown, by_step = pane.toPlainText(), {s.step: s for s in spans}
+    assert "```" in pane.raw and "```" not in shown
+    for a, b in pane.ranges:
+        span = by_step[pane.step_at(a)[0]]
+        assert squeeze(shown[a:b]) in squeeze(pane.raw[span.start:span.end]), (shown[a:b], span)
+    tinted = sum(len(squeeze(shown[a:b])) for a, b in pane.ranges)
+    assert tinted >= 0.8 * sum(len(squeeze(pane.raw[s.start:s.end].replace("```", ""))) for s in spans)
     assert view.baseline_pane.ranges == []  # a baseline reply drafts nothing
     qtbot.waitUntil(lambda: tint_pixels(pane.viewport()) > 100, timeout=2_000)
     assert sum(view.acceptance.counts) == record.verification_steps

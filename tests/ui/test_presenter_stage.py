@@ -57,7 +57,7 @@ def test_the_two_modes_differ_in_grey_as_well_as_in_colour_and_dashes():
 
 
 THOUGHT = "<think>\nThe user wants quicksort. Pick a pivot.\n</think>\n\n"
-ANSWER = "def quicksort(items):\n    return items"
+ANSWER = "Quicksort picks a pivot, then sorts the items on each side of it."  # Markdown shown as written
 
 
 def _record(text: str) -> StepRecord:

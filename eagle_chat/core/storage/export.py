@@ -104,11 +104,26 @@ def from_json(data: Any) -> Conversation:
 
 
 def loads(text: str) -> Conversation:
+    """The conversation a JSON export holds. A file that is not JSON says what it is instead of the parser's
+    words ("Expecting value: line 1 column 1 (char 0)" was all a Markdown export got): a Markdown export is
+    named as one and pointed to the JSON export; other text gets where it stops being JSON."""
     try:
         data = json.loads(text)
-    except ValueError as error:
-        raise ConversationFileError("The file is not valid JSON ({error}).", error=error) from error
+    except json.JSONDecodeError as error:
+        if is_markdown_export(text):
+            raise ConversationFileError(
+                "This is a Markdown export, which is for reading: only a JSON export can be imported (Export "
+                "conversation, then JSON, every branch).") from error
+        raise ConversationFileError("The file is not an EagleChat JSON export: it stops being valid JSON at line "
+                                    "{line}, column {column}.", line=error.lineno, column=error.colno) from error
     return from_json(data)
+
+
+def is_markdown_export(text: str) -> bool:
+    """``text`` looks like :func:`to_markdown`'s: a title heading, then a role's heading."""
+    head = text.lstrip("\ufeff").lstrip()
+    headings = {f"## {name}" for name in ROLE_HEADINGS.values()}
+    return head.startswith("# ") and any(line.split(" (")[0].rstrip() in headings for line in head.splitlines())
 
 
 # --- Markdown -----------------------------------------------------------------------------------------

@@ -94,6 +94,12 @@ class ConversationList(QWidget):
                 item.setHidden(hidden)
         self.list.setUpdatesEnabled(True)
 
+    def clear_search(self) -> None:
+        """Empty the search box: every row shows again (at once, not after the search's pause). Starting a new
+        conversation does this: a search left in the box hid the new one (it matches nothing yet), so the user
+        could not see the conversation they were typing into."""
+        self.search.clear()
+
     def bring_to_top(self, conversation: Conversation) -> None:
         """Show ``conversation`` first, selected, with its current title: what a new message does to the
         newest-first list, without rebuilding it (a rebuild took ~40 ms with 2,000 conversations)."""

@@ -9,8 +9,9 @@ drawing the reply (the GUI thread's time, and the GIL the streaming thread needs
 is laid out exactly as without the tint, switching it on or off is a repaint, and the painting touches only
 the runs on screen. The step under the mouse is looked up when a tooltip is asked for.
 
-:class:`DraftedPane` is the plain-text pane of the comparison (and of demo mode's large type); the chat
-view's Markdown is aligned back to the reply's text by :mod:`eagle_chat.ui.chat.draft_tint`.
+:class:`DraftedPane` is a plain-text pane; the comparison's panes (:mod:`eagle_chat.ui.speed.compare_pane`)
+render their answers' Markdown on it, aligned back to the reply's text, as the chat view's is, by
+:mod:`eagle_chat.ui.chat.draft_tint`.
 """
 
 from __future__ import annotations

@@ -247,8 +247,10 @@ class MessageActions(QObject):
             self.window.show_notice(self.tr("{path} could not be read: {reason}").format(path=path, reason=error),
                                     error=True)
             return False
-        except UserError as error:
-            self.window.show_notice(f"{path.name} was not imported: {user_error_text(error)}", error=True)
+        except UserError as error:  # what was wrong, and that nothing was changed
+            self.window.show_notice(self.tr("{name} was not imported: {reason} Nothing was changed: your "
+                                            "conversations and the file are as they were.").format(
+                name=path.name, reason=user_error_text(error)), error=True)
             return False
         self.controller.import_conversation(conversation)
         self.window.statusBar().showMessage(self.tr("Imported “{title}”").format(title=conversation.title), 8000)

@@ -182,7 +182,7 @@ class MainWindow(QMainWindow):
         text = self.prompt.toPlainText()
         self.controller.set_system_prompt(self.options.system_prompt.toPlainText())
         if self.controller.conversation is None:
-            self.controller.new_conversation(self.options.system_prompt.toPlainText())
+            self.new_conversation()
         if self.message_actions.send(text, self.agent.first_step(self.generation_settings())):  # a new message, or an edited one
             self.prompt.clear()
             self.show_notice("")
@@ -223,6 +223,7 @@ class MainWindow(QMainWindow):
             self.loads.request(device=kind)
 
     def new_conversation(self) -> None:
+        self.conversations.clear_search()  # a search left in the box hid the new conversation (it matches nothing)
         self.controller.new_conversation(self.options.system_prompt.toPlainText())
         self.prompt.setFocus()  # Ctrl+N, the button or the menu: the next keys are the first message
 

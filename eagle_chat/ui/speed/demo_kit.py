@@ -34,7 +34,8 @@ class DemoKit(QObject):
         self.quick_tune.sig_done.connect(self._on_tuned)
         self.flow = SpeedDemoFlow(window, self, self)
         self.compare = None
-        window.controller.sig_loaded.connect(lambda _info: self.refresh_offer())
+        self._faster: float | None = None  # the last comparison of the loaded pair said "×… faster"
+        window.controller.sig_loaded.connect(self._on_loaded)
         self.flow.sig_step.connect(self._on_step)
         self.flow.sig_ready.connect(self._on_ready)
         self.flow.sig_failed.connect(self._on_failed)
@@ -83,7 +84,7 @@ class DemoKit(QObject):
         if self.compare is None or self.flow.is_running():
             return
         name = texts.model_name(self._window.model)
-        self.compare.offer.offer(demo_texts.outlook_sentence(self.outlook(), name))
+        self.compare.offer.offer(demo_texts.outlook_sentence(self.outlook(), name, self._faster))
 
     def cancel(self) -> None:
         """Stop a quick tune in flight (the window is closing)."""
@@ -103,7 +104,14 @@ class DemoKit(QObject):
         self.sig_tuned.emit(report)
         self.sig_changed.emit()
 
+    def _on_loaded(self, _info) -> None:
+        self._faster = None  # another load: the last verdict was about what was loaded before
+        self.refresh_offer()
+
     def _on_compared(self, comparison) -> None:
+        # The headline says "×1.2 faster" in large type: the note under it must not flatly say the pair cannot
+        # show a speed-up, but why this one is not to be relied on.
+        self._faster = comparison.speedup if comparison.verdict == "faster" else None
         if comparison.repeats >= MIN_COUNTED_RUNS:
             self._remember(comparison.speedup, comparison.precision)
         self.refresh_offer()

@@ -13,8 +13,10 @@ removes the selected prompt, Esc closes.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+import math
+
+from PySide6.QtCore import QPointF, QSize, Qt, QTimer
+from PySide6.QtGui import QFontMetricsF, QKeySequence, QPainter, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
@@ -37,6 +39,34 @@ from eagle_chat.ui.speed.presenter_mode import demo_screen
 KEYS = ("model", "speedup", "tuned", "warm", "cache", "power", "cpu", "screen")
 FIXABLE = ("model", "speedup", "tuned", "warm", "cache")  # the order "Fix what can be fixed" goes in
 CPU_SAMPLE_MS = 1500
+
+
+class CheckMark(QLabel):
+    """A line's mark in a column of fixed width, on the first line of its sentence: the marks are drawn from
+    different glyphs (and fonts) of different widths and heights, so each is centred in the column and on the
+    middle of the sentence's lower-case letters, where ✓ and ✗ read as one row of marks."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        metrics = QFontMetricsF(self.font())
+        widest = max(metrics.horizontalAdvance(mark) for mark in demo_texts.MARKS.values())
+        return QSize(math.ceil(widest + metrics.averageCharWidth()), math.ceil(metrics.height()))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return self.sizeHint()
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt override
+        if not self.text():
+            return
+        metrics = QFontMetricsF(self.font())
+        ink = metrics.tightBoundingRect(self.text())
+        middle = metrics.ascent() - metrics.xHeight() / 2  # of the sentence's first line (it starts at the top)
+        x = (self.width() - ink.width()) / 2 - ink.left()
+        y = middle - (ink.top() + ink.bottom()) / 2
+        painter = QPainter(self)
+        painter.setFont(self.font())
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(QPointF(x, y), self.text())
+        painter.end()
 
 
 class PreflightPanel(QDialog):
@@ -206,10 +236,12 @@ class PreflightPanel(QDialog):
         grid = QGridLayout()
         self._rows: dict[str, tuple[QLabel, QLabel, QPushButton]] = {}
         for row, key in enumerate(KEYS):
-            mark, text, fix = QLabel(), QLabel(), QPushButton()
+            mark, text, fix = CheckMark(), QLabel(), QPushButton()
             mark.setObjectName(f"preflightMark_{key}")
             text.setObjectName(f"preflightLine_{key}")
             text.setWordWrap(True)
+            # At the top, as the mark is: centred in a row as tall as its button, the sentence sat below its ✗.
+            text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             fix.setObjectName(f"preflightFix_{key}")
             fix.clicked.connect(lambda _=False, b=fix: self.fix(b.property("fix")))
             fix.setVisible(False)

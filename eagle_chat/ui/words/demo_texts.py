@@ -39,9 +39,14 @@ def fix_label(fix: str) -> str:
     return translate("demo_texts", FIX_LABELS[fix])
 
 
-def outlook_sentence(outlook: Outlook, pair: str) -> str | None:
+def outlook_sentence(outlook: Outlook, pair: str, faster: float | None = None) -> str | None:
     """One sentence for the compare view when the pair cannot show a speed-up here; None when it can (or
-    nobody knows yet)."""
+    nobody knows yet). ``faster``: the last comparison's verdict was "×… faster" — the sentence then says
+    why that figure is not to be relied on, instead of contradicting the headline above it."""
+    if outlook.kind == "too-small" and faster is not None:
+        return translate("demo_texts", "This ×{speedup:.1f} is not dependable: the bundled tiny pair is so cheap per "
+                                       "token that overhead decides it from run to run, and the next run may show "
+                                       "none; the speed-demo pair is built to show it.").format(speedup=faster)
     if outlook.kind == "too-small":
         return translate("demo_texts", "The bundled tiny pair is too small for a dependable EAGLE-3 speed-up on a CPU "
                                        "(it is so cheap per token that overhead decides it from run to run); the "
