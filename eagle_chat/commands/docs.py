@@ -118,6 +118,9 @@ def cmd_add(args, store) -> int:
 
     report = indexer.add(args.paths, args.collection, progress)
     retrieval.remember_embedder(store, model)
+    if report.vectors_added and model is not None:
+        print(f"Search by meaning is on: the {report.vectors_added} chunks indexed by their words alone now have "
+              f"the vectors of {model.name}.", file=sys.stderr)
     for _path, message in report.failed:
         print(f"   failed  {message}", file=sys.stderr)
     empty = f", {len(report.empty)} empty" if report.empty else ""

@@ -111,7 +111,9 @@ class DocumentGrounding:
             self._warming = None
             if self._warm_error is not None:
                 raise self._warm_error
-        return self.embedder.embed_query(question) if self.embedder is not None else None
+        if self.embedder is None or self.store.keyword_only():  # no vectors yet: the next indexing run adds them
+            return None
+        return self.embedder.embed_query(question)
 
     # --- what a reply is given --------------------------------------------------------------------------
     def sources_for(self, conversation: Conversation, context_length: int | None) -> list[dict] | None:

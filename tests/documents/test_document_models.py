@@ -120,3 +120,46 @@ def test_names_and_folders_resolve_and_unknown_ones_say_what_is_known(document_c
         resolve("nope", "embedding")
     with pytest.raises(DocumentModelError, match="`eagle-chat models pull qwen3-embedding-0.6b` gets it"):
         resolve("qwen3-embedding-0.6b", "embedding")
+
+
+def test_an_embedder_pulled_after_files_were_indexed_by_their_words_adds_its_vectors_on_the_next_run(
+        document_catalog, fake_hub, tmp_path, capsys, monkeypatch):
+    import numpy as np
+
+    from eagle_chat.core.documents import retrieval
+    from eagle_chat.core.documents.store import KEYWORD_ONLY_STAMP, DocumentStore
+
+    monkeypatch.delenv("EAGLE_CHAT_EMBEDDER")  # a new user: no embedder yet
+    folder = library(tmp_path / "lib")
+    code, _, err = docs_run(capsys, "add", str(folder))
+    assert code == 0 and "by their words only" in err
+    store = DocumentStore(paths.documents_database_file())
+    try:
+        chunks = store.chunk_count()
+        assert store.keyword_only() and store.meta("embedder") == KEYWORD_ONLY_STAMP and chunks
+    finally:
+        store.close()
+    assert models_main(["pull", "tiny-emb", "--endpoint", fake_hub.url]) == 0
+    capsys.readouterr()
+    # Pulled but not yet run over the files: searching still works, by their words.
+    code, out, _ = docs_run(capsys, "search", QUESTION)
+    assert code == 0 and "puffins" in out
+    # The next run over the same files (nothing changed in them) gives every chunk the pulled embedder's vectors.
+    code, out, err = docs_run(capsys, "add", str(folder))
+    assert code == 0 and f"Search by meaning is on: the {chunks} chunks indexed by their words alone now have the " \
+                         "vectors of tiny-emb." in err
+    assert "0 added" in out and "by their words only" not in err
+    store = DocumentStore(paths.documents_database_file())
+    try:
+        model = retrieval.embedder_model(store)
+        assert model is not None and model.name == "tiny-emb" and not store.keyword_only()
+        embedder = retrieval.open_embedder(model)
+        assert store.meta("embedder") == f"{embedder.name}:{embedder.dimensions}"
+        rows = store._db.execute("SELECT text, vector FROM chunks ORDER BY id").fetchall()
+        stored = np.stack([np.frombuffer(blob, dtype=np.float32) for _, blob in rows])
+        assert stored.shape == (chunks, embedder.dimensions)
+        assert np.allclose(stored, embedder.embed_documents([text for text, _ in rows]), atol=1e-4)
+    finally:
+        store.close()
+    code, out, _ = docs_run(capsys, "search", QUESTION)
+    assert code == 0 and "puffins" in out

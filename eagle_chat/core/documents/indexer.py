@@ -58,6 +58,7 @@ class AddReport:
     reasons: dict[str, DocumentError] = field(default_factory=dict)  # path → why, to be shown in the UI's language
     empty: list[str] = field(default_factory=list)  # text files with no text: recorded, nothing to search
     chunks: int = 0
+    vectors_added: int = 0  # chunks of a keyword-only index given the embedder's vectors before this run
     stopped: bool = False  # should_stop said so before every file was done
 
 
@@ -99,9 +100,13 @@ class Indexer:
             should_stop: Callable[[], bool] | None = None) -> AddReport:
         """Index ``paths`` (files or folders) into ``collection``; ``progress(path, outcome)`` after each file.
         ``should_stop`` is asked before each file; when it says yes the run ends there (``report.stopped``),
-        every file done so far staying indexed."""
-        self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
+        every file done so far staying indexed. An index built with no embedding model gets this one's
+        vectors first (an embedder pulled since the files were attached: nothing to remove or attach again)."""
         report = self.report = AddReport()  # so far, for a progress callback (a failed file's reason is last)
+        if self.embedder.dimensions and self.store.keyword_only():
+            report.vectors_added = self.store.add_vectors(self.embedder.name, self.embedder.dimensions,
+                                                          self.embedder.embed_documents)
+        self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
 
         def stop() -> bool:
             report.stopped = report.stopped or bool(should_stop is not None and should_stop())
@@ -193,9 +198,12 @@ class Indexer:
         ``rerank_candidates`` (default: 4 k, at least 20) are read by it with the query and the ``k`` it scores
         highest are returned, each keeping its hybrid ``score`` and getting its ``rerank_score``; equal
         rerank scores keep the hybrid order."""
-        # Another embedder's vectors do not compare with the stored ones (nor, often, have their length).
-        self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
-        vector = self.embedder.embed_query(query) if query.strip() else None
+        # Another embedder's vectors do not compare with the stored ones (nor, often, have their length). A
+        # keyword-only index is searched by its words until a run has added the vectors of the one pulled since.
+        vector = None
+        if not self.store.keyword_only():
+            self.store.check_embedder(self.embedder.name, self.embedder.dimensions)
+            vector = self.embedder.embed_query(query) if query.strip() else None
         if reranker is None:
             return self.store.search(query, vector, k=k, collection=collection)
         wanted = max(k, rerank_candidates if rerank_candidates is not None else max(4 * k, RERANK_CANDIDATES))

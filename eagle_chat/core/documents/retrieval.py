@@ -46,8 +46,8 @@ def _saved(store: DocumentStore, key: str) -> DocumentModel | None:
 
 def embedder_model(store: DocumentStore, choice: str | os.PathLike | None = None) -> DocumentModel | None:
     """The embedder to use: ``choice`` (a registered name or a folder) if given, else the index's own, else
-    ``EAGLE_CHAT_EMBEDDER`` (a name or folder: the tests name the tiny one), else None: no embedder, keyword
-    search alone. Never the bundled tiny embedder by default: its weights are random, its vectors noise."""
+    a pulled (registered) embedder — the suggested one first — else ``EAGLE_CHAT_EMBEDDER`` (a name or folder:
+    the tests name the tiny one), else None: no embedder, keyword search alone. Never the bundled tiny embedder by default: its weights are random, its vectors noise."""
     if choice:
         return resolve(choice, "embedding")
     saved = _saved(store, EMBEDDER_MODEL_KEY)
@@ -56,10 +56,19 @@ def embedder_model(store: DocumentStore, choice: str | os.PathLike | None = None
     folder = store.meta(EMBEDDER_DIR_KEY)
     if folder and Path(folder).is_dir():
         return resolve(folder, "embedding")
-    if store.chunk_count() and store.meta("embedder") == f"{KeywordOnly.name}:0":
-        return None  # a keyword-only index stays one (another embedder's vectors would be missing here)
+    pulled = registered_embedder()
+    if pulled is not None:
+        return pulled  # pulled since a keyword-only index was built: the next indexing run adds its vectors
+    if store.keyword_only():
+        return None  # a keyword-only index stays one until an embedder is pulled or named
     override = os.environ.get(EMBEDDER_ENV, "").strip()
     return resolve(override, "embedding") if override else None
+
+
+def registered_embedder() -> DocumentModel | None:
+    """The embedding model ``eagle-chat models pull`` registered (the suggested one before any other), if any."""
+    pulled = [m for m in DocumentModelRegistry().models("embedding") if m.path.is_dir()]
+    return next((m for m in pulled if m.name == SUGGESTED_EMBEDDER), pulled[0] if pulled else None)
 
 
 def suggested_embedder_size() -> str:

@@ -29,6 +29,7 @@ RRF_K = 60
 # chunk answers (its IDF is near 0) and costs the most, since BM25 scores every chunk it matches (at 100k
 # chunks a query with such words took p50 188 ms instead of 10).
 COMMON_SHARE = 0.05
+KEYWORD_ONLY_STAMP = "keyword-only:0"  # the meta 'embedder' of an index built with no embedding model
 # The vector half of a search votes only when its candidates' cosines spread this far (see :func:`separates`).
 MIN_SEPARATION = 0.08
 FTS_BUDGET_S = 0.15  # past this, the BM25 part of a search is dropped (the vectors still answer)
@@ -139,6 +140,30 @@ class DocumentStore:
                     "The documents index was built with the embedding model {known}, not {wanted}; use that "
                     "one (--embedder DIR), or remove the documents (`eagle-chat docs remove --all`) to index "
                     "them again with the new one.", known=known, wanted=stamp)
+
+    def keyword_only(self) -> bool:
+        """Chunks indexed with no embedding model: they have no vectors, and are searched by their words."""
+        return self.meta("embedder") == KEYWORD_ONLY_STAMP and self.chunk_count() > 0
+
+    def add_vectors(self, name: str, dimensions: int, embed, *, batch: int = 64) -> int:
+        """A keyword-only index gets the vectors of an embedder pulled since (``embed``: texts → rows), with its
+        stamp, in one transaction (a kill leaves it keyword-only). Chunks stay as cut: estimated tokens over-count."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, text FROM chunks ORDER BY id").fetchall()
+            vectors = []
+            for start in range(0, len(rows), batch):
+                part = np.asarray(embed([text for _, text in rows[start:start + batch]]), dtype=np.float32)
+                if part.shape != (len(rows[start:start + batch]), dimensions):
+                    raise ValueError(f"the embedder gave vectors of shape {part.shape}, not (n, {dimensions})")
+                vectors.append(part)
+            with self._transaction():
+                for (chunk_id, _), vector in zip(rows, (v for part in vectors for v in part)):
+                    self._db.execute("UPDATE chunks SET vector = ? WHERE id = ?",
+                                     (np.ascontiguousarray(vector).tobytes(), chunk_id))
+                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)",
+                                 (f"{name}:{dimensions}",))
+            self._vectors = None
+        return len(rows)
 
     # --- files ------------------------------------------------------------------------------------------
     def file(self, collection: str, path: str) -> FileRow | None:
