@@ -51,6 +51,7 @@ class DocumentGrounding:
         model = None if embedder_dir else retrieval.embedder_model(self.store)
         self.embedder_dir = Path(embedder_dir) if embedder_dir else (model.path if model is not None else None)
         self.embedder = EmbeddingHost(self.embedder_dir, device) if self.embedder_dir is not None else None
+        self.device = device
         self.k = k
         self.last_mode: str | None = None  # "whole" or "passages": what the last sources_for gave
         self._warming: threading.Thread | None = None
@@ -88,6 +89,17 @@ class DocumentGrounding:
         self.store.set_meta(f"library:{collection(conversation_id)}", "on" if on else "off")
 
     # --- the question's vector --------------------------------------------------------------------------
+    def adopt_embedder(self) -> bool:
+        """After an indexing run: take the embedder that run gave the index (one pulled while the window was
+        open), so questions are searched by meaning from now on, not after a restart. True when it did."""
+        if self.embedder is not None or self.store.keyword_only():
+            return False
+        model = retrieval.embedder_model(self.store)
+        if model is None:
+            return False
+        self.embedder_dir, self.embedder = model.path, EmbeddingHost(model.path, self.device)
+        return True
+
     def warm(self) -> None:
         """Start the embedding model's process in the background, so the first question does not wait."""
         if self.embedder is None or self.embedder.ready or (self._warming is not None and self._warming.is_alive()):

@@ -237,3 +237,25 @@ def test_a_file_that_cannot_be_indexed_is_explained_in_the_windows_language(qtbo
     assert f"{broken} 不是可读取的 PDF（已损坏或根本不是 PDF）。" in notice, notice
     assert "is not a readable PDF" not in notice
     assert "笔记.txt" in names(window)  # the good file is attached and indexed all the same
+
+
+def test_an_embedder_pulled_while_the_window_is_open_gives_the_next_attach_search_by_meaning(
+        qtbot, open_window, tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from eagle_chat.core.models.document_models import DocumentModelRegistry, bundled
+
+    monkeypatch.delenv("EAGLE_CHAT_EMBEDDER")  # a new user: no embedder yet
+    window = open_window()
+    folder = library(tmp_path / "lib")
+    complete, _ = indexed(qtbot, window, lambda: window.documents.attach([folder / "notes.txt"]))
+    assert complete and window.documents.grounding.keyword_only and window.documents.grounding.store.keyword_only()
+    # `eagle-chat models pull …` in a terminal meanwhile: the registry gains an embedder.
+    DocumentModelRegistry().add(replace(bundled("embedding"), name="pulled-embedder", source="hf:test/embedder"))
+    complete, _ = indexed(qtbot, window, lambda: window.documents.attach([folder / "readme.md"]))
+    index = window.documents.grounding
+    assert complete and not index.store.keyword_only() and not index.keyword_only
+    assert index.store.meta("embedder").endswith(":64")  # the tiny embedder's vectors, every chunk
+    rows = index.store._db.execute("SELECT length(vector) FROM chunks").fetchall()
+    assert rows and all(n == 64 * 4 for (n,) in rows)
+    assert index._query_vector("What does the garden note say?") is not None  # questions now have a vector

@@ -124,6 +124,8 @@ class ConversationDocuments(QObject):
 
     def _finished(self, complete: bool, sentence: str) -> None:
         failures, self._run = self._failures, None
+        if self.grounding is not None and self.grounding.adopt_embedder():
+            self.grounding.warm()
         if failures:
             shown = "; ".join(message or os.path.basename(path) for path, message in failures[:3])
             more = len(failures) - 3

@@ -89,6 +89,9 @@ class DocumentLibrary(QObject):
         self._say(self.tr("Indexing {done} — {name}").format(done=done, name=os.path.basename(path)), running=True)
 
     def _finished(self, complete: bool, sentence: str) -> None:
+        index = self.documents.grounding
+        if index is not None and index.adopt_embedder():  # the run gave the index a pulled embedder's vectors
+            index.warm()
         self._say(sentence or self.tr("The library is up to date."))
         self._refresh()
         self.sig_changed.emit()
