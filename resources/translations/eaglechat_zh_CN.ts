@@ -546,6 +546,29 @@
     </message>
 </context>
 <context>
+    <name>EmbedderPull</name>
+    <message>
+        <source>Get {name} ({size})</source>
+        <translation>获取 {name}（{size}）</translation>
+    </message>
+    <message>
+        <source>Get {name}</source>
+        <translation>获取 {name}</translation>
+    </message>
+    <message>
+        <source>Getting {name}…</source>
+        <translation>正在获取 {name}…</translation>
+    </message>
+    <message>
+        <source>{name} is ready: your documents are now searched by meaning too.</source>
+        <translation>{name} 已就绪：现在也会按含义搜索你的文档。</translation>
+    </message>
+    <message>
+        <source>The embedding model could not be downloaded: {reason} Your documents are still searched by their words.</source>
+        <translation>无法下载嵌入模型：{reason} 你的文档仍按字词搜索。</translation>
+    </message>
+</context>
+<context>
     <name>EngineStatus</name>
     <message>
         <source>Load the model again</source>

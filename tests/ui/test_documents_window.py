@@ -259,3 +259,39 @@ def test_an_embedder_pulled_while_the_window_is_open_gives_the_next_attach_searc
     rows = index.store._db.execute("SELECT length(vector) FROM chunks").fetchall()
     assert rows and all(n == 64 * 4 for (n,) in rows)
     assert index._query_vector("What does the garden note say?") is not None  # questions now have a vector
+
+
+def test_the_words_only_notice_gets_the_embedder_in_one_click_and_the_attached_files_are_then_searched_by_meaning(
+        qtbot, open_window, tmp_path, monkeypatch, fake_hub):
+    from eagle_chat import paths
+    from eagle_chat.core.documents import retrieval
+    from eagle_chat.core.models.catalog import load_catalog
+    from eagle_chat.core.models.document_models import DocumentModelRegistry
+
+    monkeypatch.delenv("EAGLE_CHAT_EMBEDDER")  # a new user: no embedder yet
+    entry = load_catalog().document_model(retrieval.SUGGESTED_EMBEDDER, "embedding")
+    fake_hub.add_repo(entry.model.repo_id("hf"), paths.tiny_models_dir() / "tiny-embedder")  # its files, tiny
+    window = open_window()
+    window.show()
+    qtbot.waitExposed(window)
+    window.settings.download_source, window.settings.hf_endpoint = "hf", fake_hub.url  # as Get models remembers
+    folder = library(tmp_path / "lib")
+    complete, _ = indexed(qtbot, window, lambda: window.documents.attach([folder / "notes.txt", folder / "report.pdf"]))
+    assert complete and window.documents.grounding.store.keyword_only()
+    button = window.notice.action_button
+    assert "by their words only" in window.notice.text() and button.isVisible()
+    assert button.text() == f"Get {retrieval.SUGGESTED_EMBEDDER} (0.6 GB)"
+    assert button.fontMetrics().horizontalAdvance(button.text()) <= button.contentsRect().width()  # painted whole
+    with qtbot.waitSignal(window.documents.runner.sig_finished, timeout=INDEX_TIMEOUT_MS) as reindexed:
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: window.documents.embedder_pull.running or reindexed.signal_triggered, timeout=5000)
+    assert reindexed.args[0] is True  # the same files, nothing changed in them: one run gives them vectors
+    assert DocumentModelRegistry().get(retrieval.SUGGESTED_EMBEDDER, "embedding") is not None
+    index = window.documents.grounding
+    assert not index.store.keyword_only() and not index.keyword_only
+    assert {n for (n,) in index.store._db.execute("SELECT length(vector) FROM chunks")} == {64 * 4}
+    assert not window.notice.isVisible() or "could not" not in window.notice.text()
+    window.options.max_tokens.setValue(8)
+    reply, _ = send(qtbot, window, QUESTION)
+    assert any(FACT in source["text"] for source in reply.sources)  # the files still answer
+    assert index._query_vector(QUESTION) is not None  # and a question is searched by meaning from now on

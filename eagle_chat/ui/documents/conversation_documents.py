@@ -25,6 +25,7 @@ from eagle_chat.core.errors import UserError
 from eagle_chat.core.storage.conversation import Conversation
 from eagle_chat.ui.words.core_text import user_error_text
 from eagle_chat.ui.documents.attach_bar import AttachBar
+from eagle_chat.ui.documents.embedder_pull import EmbedderPull
 from eagle_chat.ui.documents.index_runner import IndexRunner
 from eagle_chat.ui.documents.library import DocumentLibrary
 
@@ -40,6 +41,8 @@ class ConversationDocuments(QObject):
         window.composer.layout().insertWidget(0, self.bar)
         self.runner = IndexRunner(self)
         self.library = DocumentLibrary(self)
+        self.embedder_pull = EmbedderPull(self)  # the keyword-only notice's "Get qwen3-embedding-0.6b (0.6 GB)"
+        self.embedder_pull.sig_ready.connect(self._embedder_ready)
         self._queue: list[tuple[int, list[Path]]] = []  # attach requests waiting for the run under way
         self._run: tuple[int, int] | None = None  # (conversation id, files) of the run under way
         self._failures: list[tuple[str, str]] = []  # (path, reason) of the run under way
@@ -96,6 +99,31 @@ class ConversationDocuments(QObject):
     def stop(self) -> None:
         self._queue.clear()
         self.runner.stop()
+        if self.embedder_pull.running:  # the bar's Stop during the embedder's download: it resumes next time
+            self.embedder_pull.cancel()
+
+    def _embedder_ready(self, _name: str) -> None:
+        """The embedder was pulled: one indexing run gives every chunk its vectors (the open conversation's
+        files, else the library's, else any indexed file — nothing in them changed), then questions use it."""
+        index = self.open_index()
+        if index is None:
+            return
+        if not index.store.keyword_only():  # nothing indexed yet: new files and questions use it from now on
+            if index.adopt_embedder():
+                index.warm()
+            return
+        conversation = self.controller.conversation
+        rows = index.files(conversation.id) if conversation is not None and conversation.id is not None else []
+        if rows and conversation is not None:
+            self._queue.append((conversation.id, [Path(r.path) for r in rows]))
+            self._next_run()
+        elif index.library_folders():
+            self.library.update_all()
+        else:
+            row = next((r for r in index.store.files() if r.collection.startswith("conversation-")), None)
+            if row is not None:
+                self._queue.append((int(row.collection.removeprefix("conversation-")), [Path(row.path)]))
+                self._next_run()
 
     def _next_run(self) -> None:
         if self.runner.running or not self._queue or self.grounding is None:
@@ -105,7 +133,8 @@ class ConversationDocuments(QObject):
             self.window.show_notice(self.tr("Your documents are searched by their words only: no embedding model "
                                             "is installed. `eagle-chat models pull {name}` ({size}) adds search by "
                                             "meaning.").format(name=retrieval.SUGGESTED_EMBEDDER,
-                                                               size=retrieval.suggested_embedder_size()))
+                                                               size=retrieval.suggested_embedder_size()),
+                                    action=self.embedder_pull.offer())
         conversation_id, files = self._queue.pop(0)
         self._run, self._failures = (conversation_id, 0), []
         self.bar.show_progress(self.tr("Starting to index…"), running=True)
@@ -201,6 +230,7 @@ class ConversationDocuments(QObject):
 
     def close(self) -> None:
         self._queue.clear()
+        self.embedder_pull.close()
         self.runner.wait()
         self.library.close()
         if self.grounding is not None:

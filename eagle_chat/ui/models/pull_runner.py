@@ -18,7 +18,6 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signa
 from eagle_chat.core.acquisition.child_process import signal_process_group
 from eagle_chat.core.acquisition.pulls import PullPlan
 from eagle_chat.core.acquisition.pull_steps import Progress, Step
-from eagle_chat.core.models.registry import ModelPair
 from eagle_chat.core.errors import UserError
 from eagle_chat.ui.words.core_text import user_error_text
 
@@ -28,8 +27,9 @@ KILL_AFTER_MS = 3000
 class PullRunner(QObject):
     sig_progress = Signal(Progress)
     """A :class:`~eagle_chat.core.acquisition.pull_steps.Progress` update from the running step."""
-    sig_finished = Signal(ModelPair)
-    """Every step succeeded and the pair was registered; carries the ModelPair."""
+    sig_finished = Signal(object)
+    """Every step succeeded and the model was registered; carries the ModelPair (or, for an embedder or a
+    reranker, the DocumentModel)."""
     sig_failed = Signal(str)
     """A step failed; carries a sentence for the user. Nothing was registered."""
     sig_cancelled = Signal(str)
