@@ -510,6 +510,11 @@
         <translation>删除</translation>
     </message>
     <message>
+        <source>New conversation</source>
+        <comment>the title of a conversation before its first message</comment>
+        <translation>新对话</translation>
+    </message>
+    <message>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>

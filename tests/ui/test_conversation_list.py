@@ -22,3 +22,18 @@ def test_right_clicks_leave_no_menus_behind(qtbot):
         items, chosen = choose_in_context_menu(widget.list.viewport(), point, 5)  # past its items: closes it
         assert items == ["Rename", "Delete"] and chosen is None
     qtbot.waitUntil(lambda: widget.findChildren(QMenu) == [])
+
+
+def test_a_conversation_without_a_title_yet_is_named_in_the_windows_language(qtbot, qapp):
+    from eagle_chat.ui.words import i18n
+
+    i18n.apply_language(qapp, "zh_CN")  # the shared-app fixture puts English back afterwards
+    widget = ConversationList()
+    qtbot.addWidget(widget)
+    widget.resize(220, 300)
+    widget.show()
+    qtbot.waitExposed(widget)
+    widget.set_conversations([Conversation(id=1), Conversation(id=2, title="周末计划")], 1)
+    assert widget.titles() == ["新对话", "周末计划"]
+    widget.bring_to_top(Conversation(id=3))
+    assert widget.titles()[0] == "新对话" and widget.list.item(0).toolTip() == "新对话"

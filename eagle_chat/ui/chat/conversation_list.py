@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from eagle_chat.core.storage.conversation import Conversation
+from eagle_chat.core.storage.conversation import DEFAULT_TITLE, Conversation
 
 
 class ConversationList(QWidget):
@@ -109,8 +109,8 @@ class ConversationList(QWidget):
             item = self._item(conversation)
         else:
             self.list.takeItem(self.list.row(item))
-            item.setText(conversation.title)
-            item.setToolTip(conversation.title)
+            item.setText(self._title(conversation))
+            item.setToolTip(self._title(conversation))
         self.list.insertItem(0, item)
         self.list.setCurrentItem(item)
         self.list.blockSignals(False)
@@ -125,11 +125,17 @@ class ConversationList(QWidget):
         self.list.blockSignals(False)
 
     def _item(self, conversation: Conversation) -> QListWidgetItem:
-        item = QListWidgetItem(conversation.title)
+        item = QListWidgetItem(self._title(conversation))
         item.setData(Qt.ItemDataRole.UserRole, conversation.id)
-        item.setToolTip(conversation.title)
+        item.setToolTip(self._title(conversation))
         self._items[conversation.id] = item
         return item
+
+    def _title(self, conversation: Conversation) -> str:
+        """The title as shown: one not yet given (the stored English default) in the window's language."""
+        if conversation.title == DEFAULT_TITLE:
+            return self.tr("New conversation", "the title of a conversation before its first message")
+        return conversation.title
 
     def titles(self) -> list[str]:
         """The titles shown, top to bottom (rows hidden by the search left out)."""
