@@ -30,7 +30,7 @@ from eagle_chat.core.documents.chunking import (
     TokenCounter,
     chunk_sections,
 )
-from eagle_chat.core.documents.embedder import Embedder
+from eagle_chat.core.documents.embedder import Embedder, estimate_tokens
 from eagle_chat.core.documents.readers import (
     MAX_FILE_BYTES,
     DocumentError,
@@ -90,7 +90,11 @@ class Indexer:
                  overlap: int = DEFAULT_OVERLAP, max_bytes: int = MAX_FILE_BYTES):
         self.store = store
         self.embedder = embedder
-        self.counter = TokenCounter(embedder.count_tokens)
+        # Chunks are measured in estimated tokens whatever the embedder: the same chunks with and without one, so
+        # an embedder (or the tests' random one) never changes what the words find, and an index built by its
+        # words alone takes an embedder later unchanged. The estimate over-counts CJK and prose, so a chunk of
+        # 256 fits the embedders' 512+ token windows (symbol-heavy code may reach ~2× its estimate).
+        self.counter = TokenCounter(lambda words: [estimate_tokens(w) for w in words])
         self.max_tokens = max_tokens
         self.overlap = overlap
         self.max_bytes = max_bytes
