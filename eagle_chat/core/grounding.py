@@ -19,13 +19,15 @@ the best passages from both the conversation's files and the library. The questi
 from __future__ import annotations
 
 import json
+import logging
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from eagle_chat.core.documents import retrieval
-from eagle_chat.core.documents.embed_host import EmbeddingHost
+from eagle_chat.core.documents.embed_host import EmbeddingHost, RerankHost
 from eagle_chat.core.documents.embedder import estimate_tokens
-from eagle_chat.core.documents.indexer import under
+from eagle_chat.core.documents.indexer import RERANK_CANDIDATES, rerank_key, under
 from eagle_chat.core.documents.readers import DocumentError, read_document
 from eagle_chat.core.documents.store import DocumentStore, FileRow
 from eagle_chat.core.errors import UserError
@@ -36,6 +38,7 @@ DEFAULT_CONTEXT = 4096  # tokens, when the model does not say
 DEFAULT_K = 5
 LIBRARY = "library"
 LIBRARY_FOLDERS_KEY = "library_folders"
+log = logging.getLogger(__name__)
 
 
 def collection(conversation_id: int) -> str:
@@ -52,6 +55,9 @@ class DocumentGrounding:
         self.embedder_dir = Path(embedder_dir) if embedder_dir else (model.path if model is not None else None)
         self.embedder = EmbeddingHost(self.embedder_dir, device) if self.embedder_dir is not None else None
         self.device = device
+        pulled = retrieval.pulled_reranker(self.store)  # never the bundled tiny one: its weights are random
+        self.reranker = RerankHost(pulled.path, device) if pulled is not None else None
+        self.last_reranked = False  # whether the last passages were put in the reranker's order
         self.k = k
         self.last_mode: str | None = None  # "whole" or "passages": what the last sources_for gave
         self._warming: threading.Thread | None = None
@@ -101,21 +107,26 @@ class DocumentGrounding:
         return True
 
     def warm(self) -> None:
-        """Start the embedding model's process in the background, so the first question does not wait."""
-        if self.embedder is None or self.embedder.ready or (self._warming is not None and self._warming.is_alive()):
+        """Start the embedding model's (and a pulled reranker's) process in the background, so the first
+        question does not wait."""
+        cold = [h for h in (self.embedder, self.reranker) if h is not None and not h.ready]
+        if not cold or (self._warming is not None and self._warming.is_alive()):
             return
         self._warming = threading.Thread(target=self._start, name="eagle-chat-embedder-start", daemon=True)
         self._warming.start()
 
     def _start(self) -> None:
-        if self.embedder is None:  # warm() starts this thread only with an embedder
-            return
         try:
             if self.embedder is not None:
                 self.embedder.start()
             self._warm_error = None
         except UserError as error:
             self._warm_error = error
+        if self.reranker is not None:
+            try:
+                self.reranker.start()
+            except UserError as error:  # the passages keep the search's order; a question tries it again
+                log.warning("the reranker did not start: %s", error.message)
 
     def _query_vector(self, question: str):
         if self._warming is not None:
@@ -143,13 +154,29 @@ class DocumentGrounding:
         budget = int((context_length or DEFAULT_CONTEXT) * WHOLE_SHARE)
         passages = self._whole(rows, budget) if scopes == [collection(conversation.id)] else None
         self.last_mode = "whole" if passages is not None else "passages"
+        self.last_reranked = False
         if passages is None:
             vector = self._query_vector(question)
-            hits = sorted((h for scope in scopes for h in self.store.search(question, vector, k=self.k,
-                                                                             collection=scope)),
-                          key=lambda h: -h.score)[:self.k]
-            passages = [(h.path, h.page, h.text, round(h.score, 6)) for h in hits]
+            wanted = self.k if self.reranker is None else max(4 * self.k, RERANK_CANDIDATES)
+            hits = sorted((h for scope in scopes for h in self.store.search(
+                question, vector, k=wanted, collection=scope, candidates=max(50, wanted))), key=lambda h: -h.score)
+            hits = self._reranked(question, hits[:wanted])[:self.k]
+            passages = [(h.path, h.page, h.text, round(h.score if h.rerank_score is None else h.rerank_score, 6))
+                        for h in hits]
         return number(passages, earlier(conversation))
+
+    def _reranked(self, question: str, hits: list) -> list:
+        """``hits`` in the pulled reranker's order (scores within its tie keep the hybrid order); when there is
+        none, or it fails (its child died, a passage it cannot read), the hybrid order, and the log says why."""
+        if self.reranker is None or len(hits) < 2:
+            return hits
+        try:
+            order = self.reranker.rerank(question, [h.text for h in hits])
+        except UserError as error:
+            log.warning("reranking failed, the passages keep the search's order: %s", error.message)
+            return hits
+        self.last_reranked = True
+        return [replace(hits[i], rerank_score=score) for i, score in sorted(order, key=lambda o: rerank_key(o, order))]
 
     def _whole(self, rows: list[FileRow], budget: int) -> list[tuple] | None:
         """Every section of the files, when they fit ``budget`` tokens and can all be read; else None."""
@@ -171,6 +198,8 @@ class DocumentGrounding:
     def close(self) -> None:
         if self.embedder is not None:
             self.embedder.close()
+        if self.reranker is not None:
+            self.reranker.close()
         self.store.close()
 
 

@@ -2433,6 +2433,10 @@ then start the download again (finished downloads are kept).</source>
         <translation>无法加载 {path} 中的重排序模型：{reason}</translation>
     </message>
     <message>
+        <source>The reranker process ended unexpectedly.</source>
+        <translation>重排序进程意外结束。</translation>
+    </message>
+    <message>
         <source>The server &quot;{name}&quot; in {path} has &quot;args&quot;, &quot;env&quot;, &quot;headers&quot; or &quot;autoApprove&quot; of the wrong kind (lists and objects of text).</source>
         <translation>{path} 中的服务器“{name}”的 &quot;args&quot;、&quot;env&quot;、&quot;headers&quot; 或 &quot;autoApprove&quot; 类型不对（应为文本的列表和对象）。</translation>
     </message>

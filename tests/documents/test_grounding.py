@@ -116,3 +116,50 @@ def test_a_killed_worker_leaves_each_file_whole_or_absent_and_the_next_run_compl
     code, events = index(database, 1, folder)
     outcomes = [e["outcome"] for e in events if e["event"] == "file"]
     assert code == 0 and outcomes.count("unchanged") == len(partial) and outcomes.count("added") == 40 - len(partial)
+
+
+def test_a_pulled_reranker_orders_the_passages_a_reply_gets_and_the_bundled_one_never_does(tmp_path):
+    import os
+    import signal
+    from dataclasses import replace
+
+    from eagle_chat.core.documents import retrieval
+    from eagle_chat.core.documents.indexer import rerank_key
+    from eagle_chat.core.models.document_models import DocumentModelRegistry, bundled
+
+    folder = library(tmp_path / "lib")
+    database = tmp_path / "documents.sqlite3"
+    assert index(database, 7, folder)[0] == 0
+    question = asked(7, Message("user", QUESTION))
+    plain = grounding.DocumentGrounding(database, EMBEDDER_DIR)
+    try:
+        assert plain.reranker is None  # nothing pulled: the tiny reranker's random order is never used
+        hybrid = [s["text"] for s in plain.sources_for(question, context_length=512)]
+        assert not plain.last_reranked and plain.last_mode == "passages"
+    finally:
+        plain.close()
+
+    DocumentModelRegistry().add(replace(bundled("reranker"), name="pulled-reranker", source="hf:test/reranker"))
+    g = grounding.DocumentGrounding(database, EMBEDDER_DIR)
+    try:
+        assert g.reranker is not None
+        g.warm()
+        sources = g.sources_for(question, context_length=512)
+        assert g.last_reranked and len(sources) == grounding.DEFAULT_K
+        # The reranker's order over the search's 20 best, worked out here with the same model in this process.
+        hits = g.store.search(QUESTION, g._query_vector(QUESTION), k=20, collection=grounding.collection(7))
+        order = retrieval.open_reranker(bundled("reranker")).rerank(QUESTION, [h.text for h in hits])
+        ranked = sorted(order, key=lambda o: rerank_key(o, order))[:grounding.DEFAULT_K]
+        expected = [hits[i].text for i, _ in ranked]
+        assert [s["text"] for s in sources] == expected
+        # The tiny reranker's random scores lie within its tie, so the order is the search's (as in `hybrid`);
+        # what the reply is given carries the reranker's scores, not the search's.
+        assert expected == hybrid and [s["score"] for s in sources] == [round(score, 6) for _, score in ranked]
+        assert [s["score"] for s in sources] != [h.score for h in hits[:grounding.DEFAULT_K]]
+        # Its child killed: the next question starts a new one and gets the same order.
+        pid = g.reranker.pid
+        os.kill(pid, signal.SIGKILL)
+        assert [s["text"] for s in g.sources_for(question, context_length=512)] == expected
+        assert g.reranker.pid != pid and g.last_reranked
+    finally:
+        g.close()

@@ -66,7 +66,43 @@ def _child(conn, model_dir: str, device: str) -> None:
             conn.send(("error", failure.template, failure.params))
 
 
+def _rerank_child(conn, model_dir: str, device: str) -> None:
+    """The reranker's child: ``("rerank", [query, texts])`` → ``("ok", [(index, score), …])``, best first. In a
+    process of its own above all for the reranker: batched calls abort the process (see ``reranker.py``)."""
+    import eagle_chat  # noqa: F401 - the privacy switches (telemetry off) before OpenVINO loads
+    from eagle_chat.core.console_signals import ignore_console_interrupts
+
+    ignore_console_interrupts()
+    from eagle_chat.core.documents.retrieval import open_reranker
+    from eagle_chat.core.errors import UserError
+    from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry
+
+    try:
+        model = DocumentModelRegistry().find_dir(model_dir, "reranker") or DocumentModel(
+            name=Path(model_dir).name, kind="reranker", model_dir=model_dir)
+        reranker = open_reranker(model, device)
+    except UserError as error:
+        conn.send(("error", error.template, error.params))
+        return
+    conn.send(("ready", reranker.name, 0))
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        _, (query, texts) = message
+        try:
+            conn.send(("ok", reranker.rerank(query, texts)))
+        except UserError as error:
+            conn.send(("error", error.template, error.params))
+
+
 class EmbeddingHost:
+    TARGET = staticmethod(_child)  # what the child process runs
+    WHAT = "embedding"  # in the sentences a failure shows
+
     def __init__(self, model_dir: Path, device: str = "CPU"):
         self.model_dir = Path(model_dir)
         self.device = device
@@ -86,8 +122,8 @@ class EmbeddingHost:
             raise EmbedderError("There is no embedding model folder {path}.", path=str(self.model_dir))
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
-        process = context.Process(target=_child, args=(child, str(self.model_dir), self.device), daemon=True,
-                                  name="eagle-chat-embedder")
+        process = context.Process(target=self.TARGET, args=(child, str(self.model_dir), self.device), daemon=True,
+                                  name=f"eagle-chat-{self.WHAT}")
         process.start()
         child.close()
         if not parent.poll(START_TIMEOUT_S):
@@ -112,6 +148,11 @@ class EmbeddingHost:
 
     def embed(self, texts: list[str], *, kind: str = "embed") -> tuple[np.ndarray, int]:
         """Vectors (rows, dimensions) and the tokens they took; restarts a child that died, once."""
+        _, data, rows, tokens = self._ask((kind, list(texts)))
+        return np.frombuffer(data, dtype=np.float32).reshape(rows, -1), tokens
+
+    def _ask(self, message: tuple) -> tuple:
+        """Send ``message`` to the child and return its "ok" reply; restarts a child that died, once."""
         with self._lock:
             for attempt in (1, 2):
                 if self._process is None or not self._process.is_alive():
@@ -119,17 +160,17 @@ class EmbeddingHost:
                     self._start()
                 assert self._conn is not None  # _start() connected it or raised
                 try:
-                    self._conn.send((kind, list(texts)))
+                    self._conn.send(message)
                     reply = self._conn.recv()
                     break
                 except (EOFError, OSError, BrokenPipeError):
                     self._close()
                     if attempt == 2:
-                        raise EmbedderError("The embedding process ended unexpectedly.") from None
+                        raise (EmbedderError("The embedding process ended unexpectedly.") if self.WHAT == "embedding"
+                               else EmbedderError("The reranker process ended unexpectedly.")) from None
             if reply[0] != "ok":
                 raise EmbedderError.restore(reply[1], reply[2])
-            _, data, rows, tokens = reply
-            return np.frombuffer(data, dtype=np.float32).reshape(rows, -1), tokens
+            return reply
 
     def embed_query(self, text: str) -> np.ndarray:
         """A question's vector, as the model embeds queries (some models prefix an instruction)."""
@@ -157,3 +198,15 @@ class EmbeddingHost:
             if process.is_alive():
                 process.kill()
                 process.join(5)
+
+
+class RerankHost(EmbeddingHost):
+    """The reranker in a child process of its own (the window's: a batched call aborts the process, and the
+    app must outlive it — the next question starts a new child)."""
+
+    TARGET = staticmethod(_rerank_child)
+    WHAT = "reranker"
+
+    def rerank(self, query: str, texts: list[str]) -> list[tuple[int, float]]:
+        """(index into ``texts``, score) for every text, best first."""
+        return [(int(i), float(score)) for i, score in self._ask(("rerank", [query, list(texts)]))[1]]

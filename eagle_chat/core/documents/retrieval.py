@@ -102,6 +102,15 @@ def reranker_model(store: DocumentStore, choice: str | os.PathLike | None = None
     return registered[0] if registered else bundled("reranker")
 
 
+def pulled_reranker(store: DocumentStore) -> DocumentModel | None:
+    """The reranker the window uses: one chosen for this index before, else the first pulled one — never the
+    bundled tiny reranker (random weights: its order is noise). None: the passages keep the search's order."""
+    saved = _saved(store, RERANKER_MODEL_KEY)
+    if saved is not None and saved.source != "bundled":
+        return saved
+    return next((m for m in DocumentModelRegistry().models("reranker") if m.path.is_dir()), None)
+
+
 def remember_reranker(store: DocumentStore, model: DocumentModel) -> None:
     store.set_meta(RERANKER_MODEL_KEY, json.dumps(model.to_json()))
 

@@ -109,6 +109,7 @@ CORE_MESSAGES = (
     QT_TRANSLATE_NOOP("core", "The reranker failed: {reason}"),
     QT_TRANSLATE_NOOP("core", "The reranker gave no usable scores; the files look damaged."),
     QT_TRANSLATE_NOOP("core", "The reranker in {path} cannot be loaded: {reason}"),
+    QT_TRANSLATE_NOOP("core", "The reranker process ended unexpectedly."),
     QT_TRANSLATE_NOOP("core", "The server \"{name}\" in {path} has \"args\", \"env\", \"headers\" or \"autoApprove\" of the wrong kind (lists and objects of text)."),
     QT_TRANSLATE_NOOP("core", "The server \"{name}\" in {path} has a \"command\" that is not text."),
     QT_TRANSLATE_NOOP("core", "The server \"{name}\" in {path} has a \"url\" that is not http:// or https://."),
