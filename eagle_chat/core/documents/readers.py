@@ -195,19 +195,33 @@ def _read_docx(path: Path) -> list[Section]:
     except (zipfile.BadZipFile, KeyError, ElementTree.ParseError, EOFError, OSError):
         raise DocumentError("{path} is not a readable DOCX (damaged, encrypted or not a Word document).",
                             path=str(path)) from None
-    pages: list[list[str]] = [[]]
     body = root.find(f"{_W}body")
-    for paragraph in (body.iter(f"{_W}p") if body is not None else ()):
+    paragraphs = list(body.iter(f"{_W}p")) if body is not None else []
+    # Where the pages break: where Word last laid them out (``lastRenderedPageBreak``, which it writes on save),
+    # else the explicit breaks (a page break, a paragraph set to start a page). A file with neither says nothing
+    # about its pages, so its passages carry none (it used to call everything "page 1").
+    rendered = any(node.tag == f"{_W}lastRenderedPageBreak" for p in paragraphs for node in p.iter())
+    pages: list[list[str]] = [[]]
+    breaks = 0
+    for paragraph in paragraphs:
         words: list[str] = []
         for node in paragraph.iter():
             if node.tag == f"{_W}t" and node.text:
                 words.append(node.text)
             elif node.tag == f"{_W}tab":
                 words.append("\t")
-            elif node.tag == f"{_W}br" and node.get(f"{_W}type") == "page":
+            elif _breaks_page(node, rendered):  # an empty page still counts (it is filtered out below)
                 pages[-1].append("".join(words))
                 words = []
                 pages.append([])
+                breaks += 1
         pages[-1].append("".join(words))
-    return [Section("\n".join(lines).strip(), number) for number, lines in enumerate(pages, 1)
+    return [Section("\n".join(lines).strip(), number if breaks else None) for number, lines in enumerate(pages, 1)
             if "".join(lines).strip()]
+
+
+def _breaks_page(node, rendered: bool) -> bool:
+    if rendered:
+        return node.tag == f"{_W}lastRenderedPageBreak"
+    return ((node.tag == f"{_W}br" and node.get(f"{_W}type") == "page")
+            or (node.tag == f"{_W}pageBreakBefore" and node.get(f"{_W}val", "true") not in ("false", "0")))
