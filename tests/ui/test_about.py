@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 
 from eagle_chat import paths
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class UrlCatcher(QObject):
@@ -67,3 +71,32 @@ def test_about_shows_versions_devices_folders_and_licenses(qtbot, open_window):
     assert copied.startswith(f"EagleChat {eagle_chat.__version__}\n") and f"OpenVINO {openvino.get_version()}" in copied
     assert f"Data folder: {paths.data_dir()}" in copied and dialog.copy_button.text() == "Copied"
     assert about_dialog(window) is dialog  # one dialog, shown again
+
+
+def test_the_licence_table_lists_every_shipped_package_and_the_dialog_fits_a_720p_screen(qtbot, open_window):
+    import re
+    import tomllib
+
+    from eagle_chat.ui.shell.about_dialog import THIRD_PARTY, shipped_packages
+
+    window = open_window()
+    dialog = about_dialog(window)
+    licenses = dialog.findChild(QLabel, "aboutLicenses").text()
+    names = re.findall(r"<tr><td>([^<]+)</td>", licenses)
+    # What pyproject.toml makes a user install, each named (the walk issue found ziamath, mcp, PDFium, keyring,
+    # modelscope-hub and numpy missing), and what those pull in too.
+    wanted = [re.match(r"[A-Za-z0-9._-]+", d)[0] for d in
+              tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]]
+    def key(name):
+        return name.lower().replace("_", "-")
+
+    shown = {key(d) for d, title in THIRD_PARTY if title in names} | {key(n) for n in names}
+    missing = [d for d in wanted if key(d) not in shown]
+    assert not missing, missing
+    for name in ("ziamath", "ziafont", "MCP Python SDK", "pypdfium2 (PDFium)", "keyring", "modelscope-hub", "NumPy"):
+        assert name in names, name
+    assert len(names) == len(set(names)) and {key(d) for d in shipped_packages()} <= shown  # each once, all
+    # Dozens of rows scroll inside the dialog, which stays within a 1280×720 screen.
+    scroll = dialog.findChild(QScrollArea, "aboutLicensesScroll")
+    assert dialog.sizeHint().height() <= 720 - 60, dialog.sizeHint()
+    assert scroll.verticalScrollBar().maximum() > 0 and scroll.viewport().height() >= 150

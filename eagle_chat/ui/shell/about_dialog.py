@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import platform
+import re
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -21,8 +22,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QLabel,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -32,8 +35,10 @@ from eagle_chat import paths
 from eagle_chat.ui.words.i18n import translate
 
 APP_LICENSE = "Apache-2.0"
+LICENSES_HEIGHT = 220  # pixels of the licence table shown before it scrolls
 # The main third-party packages a user runs (distribution name, what to call it) and the license each
-# publishes, for when the package metadata is not there (a frozen bundle).
+# publishes, for when the package metadata is not there (a frozen bundle). Every other package EagleChat's
+# own requirements pull in follows them (:func:`shipped_packages`), so nothing shipped goes unlisted.
 THIRD_PARTY = (
     ("openvino", "OpenVINO"),
     ("openvino-genai", "OpenVINO GenAI"),
@@ -41,17 +46,33 @@ THIRD_PARTY = (
     ("PySide6", "Qt for Python (PySide6)"),
     ("qasync", "qasync"),
     ("markdown-it-py", "markdown-it-py"),
+    ("mdit-py-plugins", "mdit-py-plugins"),
     ("Pygments", "Pygments"),
+    ("ziamath", "ziamath"),
+    ("ziafont", "ziafont"),
+    ("latex2mathml", "latex2mathml"),
+    ("pypdfium2", "pypdfium2 (PDFium)"),
+    ("numpy", "NumPy"),
+    ("psutil", "psutil"),
     ("starlette", "Starlette"),
     ("uvicorn", "Uvicorn"),
+    ("h11", "h11"),
+    ("httpx", "HTTPX"),
     ("huggingface-hub", "huggingface_hub"),
+    ("modelscope-hub", "modelscope-hub"),
+    ("keyring", "keyring"),
+    ("jsonschema", "jsonschema"),
+    ("mcp", "MCP Python SDK"),
     ("platformdirs", "platformdirs"),
 )
 KNOWN_LICENSES = {
     "openvino": "Apache-2.0", "openvino-genai": "Apache-2.0", "openvino-tokenizers": "Apache-2.0",
     "PySide6": "LGPL-3.0-only OR GPL-2.0-only OR GPL-3.0-only", "qasync": "BSD-2-Clause",
-    "markdown-it-py": "MIT", "Pygments": "BSD-2-Clause", "starlette": "BSD-3-Clause", "uvicorn": "BSD-3-Clause",
-    "huggingface-hub": "Apache-2.0", "platformdirs": "MIT",
+    "markdown-it-py": "MIT", "mdit-py-plugins": "MIT", "Pygments": "BSD-2-Clause", "ziamath": "MIT",
+    "ziafont": "MIT", "latex2mathml": "MIT", "pypdfium2": "BSD-3-Clause, Apache-2.0 (PDFium: BSD-3-Clause)",
+    "numpy": "BSD-3-Clause", "psutil": "BSD-3-Clause", "starlette": "BSD-3-Clause", "uvicorn": "BSD-3-Clause",
+    "h11": "MIT", "httpx": "BSD-3-Clause", "huggingface-hub": "Apache-2.0", "modelscope-hub": "Apache-2.0",
+    "keyring": "MIT", "jsonschema": "MIT", "mcp": "MIT", "platformdirs": "MIT",
 }
 _CLASSIFIER_NAMES = {"Apache Software License": "Apache-2.0", "MIT License": "MIT", "BSD License": "BSD"}
 
@@ -78,10 +99,36 @@ def about_facts(devices) -> AboutFacts:
                   ("OpenVINO GenAI", openvino_genai.get_version()), ("PySide6", PySide6.__version__),
                   ("Qt", QtCore.qVersion())]
     licenses = [("EagleChat", eagle_chat.__version__, APP_LICENSE)]
-    for dist, name in THIRD_PARTY:
+    named = {_key(dist) for dist, _ in THIRD_PARTY}
+    for dist, name in THIRD_PARTY + tuple((d, d) for d in shipped_packages() if _key(d) not in named):
         licenses.append((name, _version(dist), package_license(dist)))
     return AboutFacts(eagle_chat.__version__, components, [f"{d.id} ({d.full_name})" for d in devices],
                       paths.log_dir(), paths.data_dir(), licenses)
+
+
+def shipped_packages(root: str = "eagle-chat") -> list[str]:
+    """Every installed distribution ``root``'s requirements pull in, transitively, extras left out (sorted by
+    name); empty where the metadata is not there (a frozen bundle: :data:`THIRD_PARTY` stands for them)."""
+    found: dict[str, str] = {}
+    todo = [root]
+    while todo:
+        try:
+            requires = metadata.requires(todo.pop()) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for requirement in requires:
+            if "extra ==" in requirement.partition(";")[2].replace("extra==", "extra =="):
+                continue  # an optional extra's (the test tools, the model builders)
+            name = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement.strip())
+            if name is None or _key(name[0]) in found or not _version(name[0]):
+                continue
+            found[_key(name[0])] = metadata.metadata(name[0])["Name"]
+            todo.append(name[0])
+    return sorted(found.values(), key=str.lower)
+
+
+def _key(dist: str) -> str:
+    return re.sub(r"[-_.]+", "-", dist).lower()
 
 
 def package_license(dist: str) -> str:
@@ -140,7 +187,14 @@ class AboutDialog(QDialog):
                        f"<td>&nbsp;{html.escape(license_)}</td></tr>" for name, version, license_ in facts.licenses)
         licenses = _label(f"<table>{rows}</table>", "aboutLicenses")
         licenses.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(licenses)
+        scroll = QScrollArea()  # every shipped package: dozens of rows, which must not grow past a 720p screen
+        scroll.setObjectName("aboutLicensesScroll")
+        scroll.setWidget(licenses)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setMinimumHeight(min(licenses.sizeHint().height(), LICENSES_HEIGHT))
+        scroll.setMaximumHeight(licenses.sizeHint().height() + 2)
+        layout.addWidget(scroll)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.copy_button = QPushButton(self.tr("Copy details"))
         self.copy_button.setObjectName("aboutCopyButton")
