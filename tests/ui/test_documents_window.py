@@ -62,6 +62,7 @@ def test_attached_files_are_indexed_and_the_reply_shows_and_previews_the_planted
     preview = window.chat.findChild(SourcePreview)
     assert preview.isVisible() and preview.windowTitle() == "[1] report.pdf, page 2"
     assert FACT in preview.passage.toPlainText() and preview.path.text() == str(folder / "report.pdf")
+    assert preview.highlighted == FACT  # the sentence that answers the question before the reply is marked
     preview.close()
 
     # Kept: another conversation and back, and in the Markdown export.

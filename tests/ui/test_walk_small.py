@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from PySide6.QtCore import Qt
 
 from tests.helpers.window import send
@@ -24,21 +27,67 @@ def test_required_tool_use_is_not_carried_into_a_new_conversation(qtbot, open_wi
     assert window.agent.mode() == "required"
 
 
-def test_open_the_file_says_so_where_no_program_can_open_it(qtbot, tmp_path, monkeypatch):
-    """Where the system has no viewer for a cited file, "Open the file" failed silently."""
-    from PySide6.QtGui import QDesktopServices
-
+@pytest.mark.posix_only
+@pytest.mark.parametrize("exit_code", [3, 0])
+def test_open_the_file_says_so_where_no_program_can_open_it(qtbot, tmp_path, monkeypatch, exit_code):
+    """Where the system has no viewer for a cited file, "Open the file" failed silently: Qt's openUrl reports
+    success once xdg-open starts, and xdg-open's "no method available" went to a terminal. Here a stand-in
+    xdg-open on PATH records what it was asked and ends as the real one does (3: no program for it)."""
     from eagle_chat.ui.chat.source_preview import SourcePreview
 
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    asked = tmp_path / "asked.txt"
+    script = bin_dir / "xdg-open"
+    script.write_text(f'#!/bin/sh\nprintf "%s" "$1" > "{asked}"\nexit {exit_code}\n', encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     cited = tmp_path / "notes.docx"
     cited.write_bytes(b"x")
-    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda _url: False))
     preview = SourcePreview()
     qtbot.addWidget(preview)
     preview.show_source({"n": 1, "path": str(cited), "text": "a passage", "file": cited.name})
+    qtbot.waitExposed(preview)
     assert not preview.status.isVisible()
     qtbot.mouseClick(preview.open_button, Qt.MouseButton.LeftButton)
-    assert preview.status.isVisible() and str(tmp_path) in preview.status.text()
+    qtbot.waitUntil(lambda: asked.exists(), timeout=5000)
+    assert asked.read_text(encoding="utf-8") == str(cited)
+    if exit_code:
+        qtbot.waitUntil(preview.status.isVisible, timeout=5000)
+        assert str(tmp_path) in preview.status.text()
+        status = preview.status  # painted whole: its wrapped lines fit the height it was given
+        assert status.heightForWidth(status.width()) <= status.height()
+    else:
+        qtbot.wait(300)
+        assert not preview.status.isVisible()
+
+
+def test_the_preview_marks_and_scrolls_to_the_sentence_that_answers_the_question(qtbot):
+    from PySide6.QtGui import QPalette
+
+    from eagle_chat.ui.chat.source_preview import SourcePreview
+
+    filler = " ".join(f"Note {i}: the committee reviewed the schedule." for i in range(60))
+    fact = "灯塔看守人的船名叫海燕九号。"
+    preview = SourcePreview()
+    qtbot.addWidget(preview)
+    preview.show_source({"n": 1, "path": "/nowhere/记录.docx", "text": filler + "\n" + fact + "\n" + filler},
+                        "灯塔看守人的船叫什么名字？")
+    qtbot.waitExposed(preview)
+    qtbot.wait(20)
+    assert preview.highlighted == fact
+    view = preview.passage
+    cursor = view.textCursor()
+    assert view.viewport().rect().contains(view.cursorRect(cursor))  # scrolled to it, deep in the passage
+    # Painted: the selection colour fills the marked sentence's line.
+    qtbot.wait(50)
+    image = view.viewport().grab().toImage()
+    row = view.cursorRect(cursor).center().y()
+    colour = preview.palette().color(QPalette.ColorRole.Highlight).rgb()
+    marked = sum(image.pixelColor(x, row).rgb() == colour for x in range(0, image.width(), 2))
+    assert marked > 20, marked
+    preview.show_source({"n": 2, "path": "/nowhere/a.txt", "text": filler}, "Who owns the boat?")
+    assert preview.highlighted == "" and not view.extraSelections()  # no sentence holds its words
 
 
 def test_file_dialogs_open_in_the_documents_folder_not_the_working_directory(qtbot, open_window, monkeypatch,

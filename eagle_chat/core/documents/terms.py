@@ -95,3 +95,27 @@ def matched(phrases: list[list[str]], text: str) -> list[bool]:
     tokens = index_tokens(text)
     grams = set(tokens) | set(zip(tokens, tokens[1:]))
     return [(p[0] if len(p) == 1 else tuple(p)) in grams for p in phrases]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
+
+
+def best_sentence(question: str, passage: str) -> tuple[int, int] | None:
+    """The span (start, end) of the passage's sentence that holds the most of the question's terms (the
+    earliest of equals), for the preview to highlight what matched; None when no sentence holds any."""
+    phrases = query_phrases(question)
+    if not phrases:
+        return None
+    best: tuple[int, int, int] | None = None  # (terms held, start, end)
+    start = 0
+    for match in [*_SENTENCE_END.finditer(passage), None]:
+        end = match.start() if match is not None else len(passage)
+        sentence = passage[start:end]
+        if sentence.strip():
+            held = sum(matched(phrases, sentence))
+            lead = len(sentence) - len(sentence.lstrip())
+            if held and (best is None or held > best[0]):
+                best = (held, start + lead, start + len(sentence.rstrip()))
+        if match is not None:
+            start = match.end()
+    return (best[1], best[2]) if best is not None else None
