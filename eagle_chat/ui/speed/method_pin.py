@@ -42,7 +42,12 @@ class MethodPin(QObject):
         self._syncing = False
         self._fill((AUTO, OFF), AUTO)
         self.combo.activated.connect(self._on_chosen)
+        # The first of the button's listeners: those of sig_speculative_toggled (the NPU tree hint, the settings)
+        # read the window's settings, which must already have the list's new state
+        bar = window.model_bar
+        self.toggle.toggled.disconnect(bar.sig_speculative_toggled)
         self.toggle.toggled.connect(self._on_toggled)
+        self.toggle.toggled.connect(bar.sig_speculative_toggled)
         window.controller.sig_loaded.connect(self._on_loaded)
 
     def method(self) -> str:
