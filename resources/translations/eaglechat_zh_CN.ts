@@ -3548,7 +3548,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Next reply: Automatic chooses per kind of work — EAGLE-3 speculative decoding, {how}, or prompt lookup when it repeats pasted code, documents or tool results.</source>
-        <translation>下一条回复：自动按工作类型选择——EAGLE-3 投机解码，{how}；若回复重复粘贴的代码、文档或工具结果，则用提示查找。</translation>
+        <translation>下一条回复：按工作类型自动选择——EAGLE-3，{how}；重复粘贴的代码、文档或工具结果时用提示查找。</translation>
     </message>
     <message>
         <source>Next reply: EAGLE-3, {how}, greedy — sampling is set aside while the draft is loaded (EAGLE-3 decodes greedily only).</source>

@@ -239,6 +239,9 @@ class OptionsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         form = QFormLayout(self)
+        # The side panel's own margins are enough: doubled, they cost the 720p side panel in Chinese the room the
+        # Speculation row needed (the window grew to 721 px)
+        form.setContentsMargins(0, 0, 0, 0)
         self.max_tokens = QSpinBox()
         self.max_tokens.setObjectName("maxTokensSpin")
         self.max_tokens.setRange(1, 32768)
