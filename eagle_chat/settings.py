@@ -21,6 +21,7 @@ class Settings:
     target_dir: str | None = None  # None: the bundled tiny pair
     draft_dir: str | None = None
     speculative: bool = True
+    speculation_method: str = "auto"  # the Speculation list: "auto" or a method pinned (core speculation)
     device: str = "CPU"
     precision: str = "default"
     num_assistant_tokens: int = 5
@@ -86,7 +87,7 @@ def save_settings(settings: Settings, path: Path) -> None:
 
 def _check_types(settings: Settings) -> None:
     expectations = {
-        "speculative": bool, "device": str, "precision": str, "num_assistant_tokens": int,
+        "speculative": bool, "speculation_method": str, "device": str, "precision": str, "num_assistant_tokens": int,
         "max_new_tokens": int, "system_prompt": str, "thinking": bool, "prefix_cache": bool, "tuned_k": dict,
         "tuned_tree": dict, "download_source": str, "theme": str, "server_port": int, "remote_url": str,
         "remote_model": str, "show_drafted_tokens": bool, "measured_speedup": dict, "demo_prompts": list,

@@ -1157,6 +1157,14 @@ Data folder: {folder}</source>
         <translation>采样时使用：越高，回复越多样</translation>
     </message>
     <message>
+        <source>Speculation</source>
+        <translation>投机方式</translation>
+    </message>
+    <message>
+        <source>Speculation methods</source>
+        <translation>投机方式列表</translation>
+    </message>
+    <message>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
@@ -3378,6 +3386,49 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>method_texts</name>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Prompt lookup</source>
+        <translation>提示查找</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>prompt lookup</source>
+        <translation>提示查找</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>How the next reply speculates. Automatic chooses per kind of work (EAGLE-3 for free writing, prompt lookup for replies that repeat pasted code, documents or tool results); a method chosen here is used for every reply. Off is the same as the EAGLE-3 button switched off.</source>
+        <translation>下一条回复如何投机解码。“自动”按工作类型选择（自由写作用 EAGLE-3，重复粘贴的代码、文档或工具结果的回复用提示查找）；在此选定的方式用于每一条回复。“关闭”等同于关闭 EAGLE-3 按钮。</translation>
+    </message>
+    <message>
+        <source>Next reply: plain decoding (pinned) — Speculation is set to Off.</source>
+        <translation>下一条回复：普通解码（已固定）——投机方式设为“关闭”。</translation>
+    </message>
+    <message>
+        <source>a draft tree {depth} deep × {branching} wide, K={k}</source>
+        <translation>深度 {depth} × 分支数 {branching} 的草稿树，K={k}</translation>
+    </message>
+    <message>
+        <source>Next reply: {method} (pinned), {how} — set under Speculation; Automatic would choose per kind of work.</source>
+        <translation>下一条回复：{method}（已固定），{how}——在“投机方式”中设定；“自动”会按工作类型选择。</translation>
+    </message>
+    <message>
+        <source>The loaded model does not offer {method}: Speculation is back to Automatic.</source>
+        <translation>已加载的模型不提供{method}：投机方式已恢复为“自动”。</translation>
+    </message>
+</context>
+<context>
     <name>texts</name>
     <message>
         <source>toy-quality bundled pair</source>
@@ -3540,6 +3591,10 @@ Open it in your browser?</source>
         <translation>深度 {depth} × 分支数 {branching} 的草稿树，K={k}</translation>
     </message>
     <message>
+        <source>Next reply: Automatic chooses per kind of work — EAGLE-3 speculative decoding, {how}, or prompt lookup when it repeats pasted code, documents or tool results.</source>
+        <translation>下一条回复：按工作类型自动选择——EAGLE-3，{how}；重复粘贴的代码、文档或工具结果时用提示查找。</translation>
+    </message>
+    <message>
         <source>Next reply: EAGLE-3, {how}, greedy — sampling is set aside while the draft is loaded (EAGLE-3 decodes greedily only).</source>
         <translation>下一条回复：EAGLE-3，{how}，贪心解码——加载草稿模型时不使用采样（EAGLE-3 只支持贪心解码）。</translation>
     </message>
@@ -3558,10 +3613,6 @@ Open it in your browser?</source>
     <message>
         <source>Next reply: waiting for the model to load.</source>
         <translation>下一条回复：正在等待模型加载。</translation>
-    </message>
-    <message>
-        <source>Next reply: EAGLE-3 speculative decoding, {how} — or prompt lookup when it repeats pasted code, documents or tool results.</source>
-        <translation>下一条回复：EAGLE-3 投机解码，{how}——若回复重复粘贴的代码、文档或工具结果，则用提示查找。</translation>
     </message>
     <message>
         <source>Next reply: plain decoding — no EAGLE-3 draft is loaded with this model; prompt lookup when it repeats pasted code, documents or tool results.</source>

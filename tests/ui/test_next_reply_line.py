@@ -37,6 +37,15 @@ CASES = [
     (dict(ON_CPU, settings=GenerationSettings(constraint=Constraint("tool_calls", "[]"))), outlook.ON, True,
      ["EAGLE-3 speculative decoding"]),
     (dict(ON_CPU, draft_reduced_vocab=True), outlook.ON, True, ["EAGLE-3 speculative decoding"]),
+    # a method pinned under Speculation: named; prompt lookup needs no draft; Off is plain whatever else
+    (dict(loaded=True, has_draft=False, device="CPU", settings=GenerationSettings(method="prompt_lookup")),
+     outlook.PINNED, True, ["Next reply: prompt lookup (pinned), K=5", "Speculation"]),
+    (dict(ON_CPU, settings=GenerationSettings(method="eagle3", num_assistant_tokens=3)), outlook.PINNED, True,
+     ["Next reply: EAGLE-3 (pinned), K=3"]),
+    (dict(ON_CPU, settings=GenerationSettings(method="off", speculative=False)), outlook.PINNED_OFF, False,
+     ["plain decoding (pinned)", "Speculation is set to Off"]),
+    (dict(loaded=True, has_draft=False, device="CPU", settings=GenerationSettings(method="off")),
+     outlook.PINNED_OFF, False, ["plain decoding (pinned)"]),
 ]
 
 
@@ -71,12 +80,13 @@ def test_the_window_says_why_case_by_case(qtbot, open_window, tiny_pair):
     window.model_bar.k_slider.setValue(4)
     qtbot.waitUntil(lambda: "K=4" in line.text(), timeout=2_000)
 
-    window.model_bar.draft_toggle.setChecked(False)
-    qtbot.waitUntil(lambda: "EAGLE-3 is switched off" in line.text(), timeout=2_000)
+    window.model_bar.draft_toggle.setChecked(False)  # the EAGLE-3 button off is Off under Speculation
+    qtbot.waitUntil(lambda: "plain decoding (pinned)" in line.text(), timeout=2_000)
+    assert window.options.speculation.currentData() == "off"
     window.options.max_tokens.setValue(8)
     message, result = send(qtbot, window, "hello")
-    assert result.stats.mode == "baseline"  # the line told the truth
-    assert "EAGLE-3 is switched off" in line.text()
+    assert result.stats.mode == "baseline" and result.stats.method == "off"  # the line told the truth
+    assert "plain decoding (pinned)" in line.text()
 
     window.model_bar.draft_toggle.setChecked(True)
     window.options.sampling.setChecked(True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from eagle_chat.core.generation import speculation
 from eagle_chat.core.generation.reasoning import prompt_opens_reasoning
 from eagle_chat.core.generation.replier import Replier
 from eagle_chat.core.generation.tool_template import takes_tools
@@ -35,6 +36,9 @@ class LoadedPipeline:
     context_length: int | None = None  # prompt + reply tokens a request may take (context budget; None: unknown)
     max_prompt_tokens: int | None = None  # of which at most this many prompt tokens
     draft_reduced_vocab: bool = False  # the draft predicts over part of the vocabulary (d2t): grammars stall it
+    # How a reply may speculate on this pair (Engine.methods: speculation.offered); a remote server: plain only,
+    # as far as the window can ask for it (it decides the rest itself)
+    methods: tuple[str, ...] = (speculation.OFF,)
 
     @property
     def prefix_cache(self) -> bool:
@@ -63,6 +67,7 @@ def describe(engine: Replier, *, load_id: int | None = None, draft_free: bool = 
         supports_tools=takes_tools(getattr(getattr(engine, "tokenizer", None), "chat_template", None)),
         **_context(getattr(engine, "context_limits", None)),
         draft_reduced_vocab=folders.reduced_vocabulary(getattr(engine.plan, "draft_dir", None)),
+        methods=tuple(getattr(engine, "methods", (speculation.OFF,))),
     )
 
 

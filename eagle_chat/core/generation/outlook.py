@@ -8,6 +8,11 @@ draft elsewhere: "Eagle3 pipeline supports NPU only"); EAGLE-3 must be switched 
 greedy (GenAI streams EAGLE-3 greedily only, even with 0 draft tokens); and a grammar on the reply (the agent
 mode's tool use "Required") must not meet a reduced-vocabulary draft (``structured.stops_drafting``: the
 engine then decodes without drafting).
+
+A method pinned under Speculation (``settings.method``, not ``auto``) is named as it is: "off" right after the
+load and the NPU limit (plain decoding needs nothing), prompt lookup before the draft's reasons (it needs no
+draft), EAGLE-3 after them. The window offers only the methods the loaded pair has (``LoadedPipeline.methods``),
+so a pin here is one the engine runs.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from eagle_chat.core.generation import structured
+from eagle_chat.core.generation import speculation, structured
 from eagle_chat.core.generation.engine import GenerationSettings
 
 ON = "on"
@@ -28,13 +33,16 @@ DEVICE_MISMATCH = "device_mismatch"
 DRAFT_OFF = "draft_off"
 SAMPLING = "sampling"  # sampling reaches a pipeline with a draft: GenAI refuses the reply
 GRAMMAR_D2T = "grammar_d2t"  # a grammar holds the reply and the draft predicts over a reduced vocabulary
+PINNED = "pinned"  # the method pinned under Speculation runs (``method``)
+PINNED_OFF = "pinned_off"  # Speculation is pinned to Off: plain decoding
 REASONS = (ON, ON_SAMPLING_SET_ASIDE, NO_MODEL, LOADING, NPU_PROMPT_TOO_LONG, NO_DRAFT, DEVICE_MISMATCH,
-           DRAFT_OFF, SAMPLING, GRAMMAR_D2T)
+           DRAFT_OFF, SAMPLING, GRAMMAR_D2T, PINNED, PINNED_OFF)
 
 
 @dataclass(frozen=True)
 class Outlook:
-    """``speculative``: the next reply will draft with EAGLE-3; ``reason`` one of :data:`REASONS`."""
+    """``speculative``: the next reply will draft (EAGLE-3, or the pinned ``method``); ``reason`` one of
+    :data:`REASONS`; ``method``: the method pinned under Speculation, or ``auto``."""
 
     speculative: bool
     reason: str
@@ -46,6 +54,7 @@ class Outlook:
     history_tokens: int | None = None
     prompt_limit: int | None = None
     grammar: str | None = None  # the kind of grammar that holds the reply (structured.Constraint.kind), if any
+    method: str = speculation.AUTO
 
 
 def next_reply(
@@ -72,7 +81,8 @@ def next_reply(
     outlook = partial(Outlook, k=settings.num_assistant_tokens, tree_depth=settings.tree_depth,
                       branching_factor=settings.branching_factor, device=device, draft_device=draft_device,
                       history_tokens=history_tokens, prompt_limit=npu_prompt_limit,
-                      grammar=settings.constraint.kind if settings.constraint is not None else None)
+                      grammar=settings.constraint.kind if settings.constraint is not None else None,
+                      method=settings.method)
     if loading:
         return outlook(False, LOADING)
     if not loaded:
@@ -80,6 +90,11 @@ def next_reply(
     if (device.upper().startswith("NPU") and npu_prompt_limit is not None and history_tokens is not None
             and history_tokens > npu_prompt_limit):
         return outlook(False, NPU_PROMPT_TOO_LONG)
+    pinned = settings.method != speculation.AUTO
+    if settings.method == speculation.OFF:
+        return outlook(False, PINNED_OFF)
+    if settings.method == speculation.PROMPT_LOOKUP and settings.speculative:  # no draft needed
+        return outlook(True, PINNED)
     if not has_draft:
         return outlook(False, NO_DRAFT)
     if draft_device is not None and draft_device.upper() != device.upper():
@@ -90,4 +105,4 @@ def next_reply(
         return outlook(False, SAMPLING)
     if structured.stops_drafting(settings.constraint, draft_reduced_vocab):
         return outlook(False, GRAMMAR_D2T)
-    return outlook(True, ON_SAMPLING_SET_ASIDE if sampling_asked else ON)
+    return outlook(True, ON_SAMPLING_SET_ASIDE if sampling_asked else PINNED if pinned else ON)

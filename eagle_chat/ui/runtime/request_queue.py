@@ -12,7 +12,7 @@ import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from eagle_chat.core.generation import structured
+from eagle_chat.core.generation import speculation, structured
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.storage.conversation import Message
 from eagle_chat.ui.runtime.branching import LiveReply
@@ -121,12 +121,17 @@ class RequestQueue:
     def _start(self, prompt, settings: GenerationSettings, message: Message | None, *, draft_free: bool = False,
                job=None, live: LiveReply | None = None, background: bool = False, finish: bool = False) -> int:
         has_draft = bool(self.loaded and self.loaded.has_draft) and not draft_free
-        if settings.speculative and not has_draft:
+        # Prompt lookup needs no draft: without one, Automatic and a prompt-lookup pin still speculate (the draft-free
+        # reference of a comparison never does)
+        draftless = not draft_free and settings.method in (speculation.AUTO, speculation.PROMPT_LOOKUP)
+        if settings.speculative and not has_draft and not draftless:
             settings = replace(settings, speculative=False)
         # A grammar on a reduced-vocabulary draft: the engine decodes it without drafting (structured.stops_drafting)
-        held = (settings.speculative and self.loaded is not None
+        held = (settings.speculative and self.loaded is not None and settings.method != speculation.PROMPT_LOOKUP
                 and structured.stops_drafting(settings.constraint, self.loaded.draft_reduced_vocab))
-        mode = "speculative" if settings.speculative and not held else "baseline"
+        # What the reply is expected to run as (its stats say what it ran as): without a draft, Automatic plain
+        drafts = has_draft or settings.method == speculation.PROMPT_LOOKUP
+        mode = "speculative" if settings.speculative and drafts and not held else "baseline"
         request_id = next(self._ids)
         self.last_request_id = request_id
         stop = job.stop if job is not None else threading.Event()

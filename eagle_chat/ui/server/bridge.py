@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from eagle_chat import paths
+from eagle_chat.core.generation import speculation
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.serving.backend import Job
 from eagle_chat.core.serving.errors import not_ready, queue_full, shutting_down
@@ -47,7 +49,11 @@ class ControllerBackend:
         return self._served[1]
 
     def default_settings(self) -> GenerationSettings:
-        return self._defaults()
+        """What a request starts from. The window's "Off" under Speculation stays the window's: an API request
+        that asks for draft tokens gets them, as when the EAGLE-3 button was the only switch (``speculative``
+        off still means plain); a pinned method is the server's default."""
+        settings = self._defaults()
+        return replace(settings, method=speculation.AUTO) if settings.method == speculation.OFF else settings
 
     def load(self) -> dict:
         return {"running": self.controller.reply is not None, "queued": len(self.controller.queue)}

@@ -121,7 +121,7 @@ class MainWindow(QMainWindow):
         depth, branching = tuned.tree_for(k)  # what auto-tune chose (dialog or `bench --tune`)
         return GenerationSettings(
             max_new_tokens=self.options.max_tokens.value(), num_assistant_tokens=k,
-            speculative=self.has_draft and self.model_bar.draft_toggle.isChecked(),
+            **self.speculation.pin.settings_fields(self.has_draft),  # EAGLE-3 button and Speculation list
             tree_depth=depth, branching_factor=branching,
             thinking=self.options.thinking.isChecked() if self.options.thinking.isEnabled() else None,
             do_sample=self.options.sampling_active(), temperature=self.options.temperature.value(),

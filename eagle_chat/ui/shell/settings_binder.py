@@ -40,6 +40,7 @@ class SettingsBinder(QObject):
         window.model_bar.set_device(s.device)
         window.model_bar.k_slider.setValue(clamp_k(s.num_assistant_tokens))
         window.model_bar.draft_toggle.setChecked(s.speculative)
+        window.speculation.pin.restore(s.speculation_method)  # after the button: off is Off
         window.options.max_tokens.setValue(s.max_new_tokens)
         window.options.thinking.setChecked(s.thinking)
         window.options.system_prompt.setPlainText(s.system_prompt)
@@ -54,6 +55,7 @@ class SettingsBinder(QObject):
         """Follow the controls that change settings without a reload."""
         window.model_bar.sig_speculative_toggled.connect(self._on_speculative)
         window.model_bar.sig_k_changed.connect(self._on_k)
+        window.speculation.pin.sig_changed.connect(lambda method: self.update(speculation_method=method))
         window.options.sig_changed.connect(lambda: self._on_options(window.options))
 
     def update(self, **changes) -> None:

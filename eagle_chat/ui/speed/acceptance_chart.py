@@ -72,7 +72,7 @@ class AcceptanceChart(QChartView):
         self._redraw_timer.setSingleShot(True)
         self._redraw_timer.setInterval(REDRAW_INTERVAL_MS)
         self._redraw_timer.timeout.connect(self.flush)
-        self._pending: tuple[StepRecord | None, int, int | None] | None = None
+        self._pending: tuple[StepRecord | None, int, int | None, str | None] | None = None
         self.counts: list[int] = []
         self.rates: list[float] = []
         self.caption = ""
@@ -80,9 +80,10 @@ class AcceptanceChart(QChartView):
         self.show_steps(None, 5, now=True)
 
     def show_steps(self, record: StepRecord | None, max_accepted: int, genai_accepted: int | None = None, *,
-                   now: bool = False) -> None:
-        """Show ``record`` (K = ``max_accepted``, the depth for a tree); None empties the chart."""
-        self._pending = (record, max(1, max_accepted), genai_accepted)
+                   now: bool = False, method: str | None = None) -> None:
+        """Show ``record`` (K = ``max_accepted``, the depth for a tree); None empties the chart. ``method``: the
+        speculation method that drafted (core speculation), named first in the title when known."""
+        self._pending = (record, max(1, max_accepted), genai_accepted, method)
         if now:
             self.flush()
         elif not self._redraw_timer.isActive():
@@ -92,7 +93,7 @@ class AcceptanceChart(QChartView):
         self._redraw_timer.stop()
         if self._pending is None:
             return
-        record, k, genai_accepted = self._pending
+        record, k, genai_accepted, method = self._pending
         self._pending = None
         counts = record.histogram(k) if record is not None else [0] * (k + 1)
         rates = record.position_acceptance(len(counts) - 1) if record is not None else [0.0] * k
@@ -110,7 +111,7 @@ class AcceptanceChart(QChartView):
             self._count_top = top
             self._count_axis.setRange(0, top)
         self.counts, self.rates = counts, rates
-        self.caption = texts.acceptance_caption(record, len(counts) - 1, genai_accepted)
+        self.caption = texts.acceptance_caption(record, len(counts) - 1, genai_accepted, method)
         self._chart.setTitle(" · ".join(self.caption.split(" · ")[:3]))  # the rest is in the tooltip
         self.setToolTip(texts.acceptance_tooltip(self.caption))
 

@@ -218,7 +218,8 @@ class ModelBar(QWidget):
 
 
 class OptionsPanel(QWidget):
-    """Max new tokens, thinking, sampling (locked to greedy while EAGLE-3 is on), system prompt."""
+    """Max new tokens, thinking, sampling (locked to greedy while EAGLE-3 is on), the speculation method,
+    precision, prefix caching, system prompt."""
 
     sig_changed = Signal()
     """Any option changed."""
@@ -238,6 +239,9 @@ class OptionsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         form = QFormLayout(self)
+        # The side panel's own margins are enough: doubled, they cost the 720p side panel in Chinese the room the
+        # Speculation row needed (the window grew to 721 px)
+        form.setContentsMargins(0, 0, 0, 0)
         self.max_tokens = QSpinBox()
         self.max_tokens.setObjectName("maxTokensSpin")
         self.max_tokens.setRange(1, 32768)
@@ -260,6 +264,11 @@ class OptionsPanel(QWidget):
         self.sampling_note.setObjectName("samplingNote")
         self.sampling_note.setWordWrap(True)
         style_muted(self, self.sampling_note)
+        self.speculation = QComboBox()  # its items follow the loaded pair: ui/speed/method_pin.py
+        self.speculation.setObjectName("speculationCombo")
+        self.speculation.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # items change per pair
+        self.speculation.setAccessibleName(self.tr("Speculation"))
+        self.speculation.view().setAccessibleName(self.tr("Speculation methods"))
         self.precision = QComboBox()
         self.precision.setObjectName("precisionCombo")
         self.precision.setAccessibleName(self.tr("Precision"))
@@ -289,6 +298,7 @@ class OptionsPanel(QWidget):
         sampling_row.addWidget(self.temperature)
         form.addRow(self.tr("Decoding"), sampling_row)
         form.addRow(self.sampling_note)  # the whole row's width: in the field's column it took four lines
+        form.addRow(self.tr("Speculation"), self.speculation)
         form.addRow(self.tr("Precision"), self.precision)
         form.addRow(self.tr("KV cache"), self.prefix_cache)
         form.addRow(self.tr("System prompt"), self.system_prompt)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
+from eagle_chat.core.generation import speculation
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.ui.speed.speed_chart import MAX_SERIES
-from eagle_chat.ui.words import texts
+from eagle_chat.ui.words import method_texts, texts
 from eagle_chat.ui.words.i18n import translate
 
 
@@ -48,17 +49,22 @@ class ReplyFigures(QObject):
         self.label.setToolTip(text if stats is not None else "")
 
     # --- slots ---------------------------------------------------------------------------------------
-    def _on_started(self, request_id: int, mode: str, _settings: GenerationSettings) -> None:
+    def _on_started(self, request_id: int, mode: str, settings: GenerationSettings) -> None:
         reply = self.controller.reply
         if reply is None or reply.message is None or reply.request_id != request_id:
             return  # comparisons, tuning and API requests chart elsewhere; a prefill draws nothing
         self._lines[request_id] = reply.message.id
-        self.chart.begin(request_id, mode)  # the chart names the line: "EAGLE-3", or "baseline" translated
+        # The line is named by the method pinned, else by the mode ("EAGLE-3", "baseline"); when the reply ends,
+        # by the method it ran with
+        pinned = mode == "speculative" and settings.method not in (speculation.AUTO, speculation.OFF)
+        self.chart.begin(request_id, mode, method_texts.name(settings.method) if pinned else None)
 
     def _on_finished(self, message, result) -> None:
         key = next((k for k, m in self._lines.items() if message is not None and m == message.id), None)
         if key is not None:
             self.chart.finish(key, result.stats if result is not None else None)
+            if result is not None and (name := method_texts.line_name(result.stats)) is not None:
+                self.chart.rename(key, name)
         self.show_visible()
 
     def _on_path_changed(self, conversation) -> None:
@@ -89,7 +95,7 @@ class ReplyFigures(QObject):
             stats, key = message.stats, ("stored", message.id)
             start = stats.ttft_ms / 1000.0
             end = max(stats.duration_ms / 1000.0, start + 0.001)
-            self.chart.begin(key, stats.mode)
+            self.chart.begin(key, stats.mode, method_texts.line_name(stats))
             self.chart.add_points(key, [(start, stats.tokens_per_s), (end, stats.tokens_per_s)])
             self.chart.finish(key, stats)
             self._lines[key] = message.id

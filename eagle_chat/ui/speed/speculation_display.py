@@ -5,6 +5,8 @@
   facts may have changed — the agent mode's tool use among them (its "Required" grammar can turn drafting off).
 - The acceptance chart for the reply on screen: live while it streams, then GenAI's final record; after a
   branch switch or a delete, the record of the reply then shown.
+- The Speculation list, kept in step with the EAGLE-3 button (:class:`MethodPin`, ``pin``): the method the next
+  reply asks for.
 - "Show drafted tokens": a checkable action shared by the side panel's check box and the comparison's,
   remembered in the settings, switching the chat view's tint.
 """
@@ -15,8 +17,9 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractButton
 
-from eagle_chat.core.generation import outlook
+from eagle_chat.core.generation import outlook, speculation
 from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.ui.speed.method_pin import MethodPin
 from eagle_chat.ui.words import texts
 
 
@@ -40,6 +43,7 @@ class SpeculationDisplay(QObject):
         self.window = window
         self.controller = window.controller
         side = window.side
+        self.pin = MethodPin(window)  # first: the window's generation_settings reads it
         self.line, self.acceptance, self.tint = side.next_reply, side.acceptance, window.chat.drafted
         self.drafted_action = QAction(self.tr("Show drafted tokens"), window, checkable=True)
         self.drafted_action.setChecked(bool(window.settings.show_drafted_tokens))
@@ -49,6 +53,7 @@ class SpeculationDisplay(QObject):
         self.outlook: outlook.Outlook | None = None
         self._agent = None  # the agent mode (AgentLoop), built after this: see follow_agent
         self._live: tuple[int, int] | None = None  # (request id, K) of the conversation reply in flight
+        self._live_method: str | None = None  # the method pinned for it (None: chosen as it starts)
         self._line_timer = QTimer(self)  # facts change in bursts (a load sets several): one refresh after
         self._line_timer.setSingleShot(True)
         self._line_timer.setInterval(0)
@@ -61,9 +66,9 @@ class SpeculationDisplay(QObject):
         c.sig_path_changed.connect(self._on_path_changed)  # a branch switch or a delete shows another reply
         for signal in (c.sig_loaded, c.sig_state, c.sig_reply_finished, c.sig_conversation_opened,
                        window.model_bar.sig_speculative_toggled, window.model_bar.sig_k_changed,
-                       window.options.sig_changed):
+                       window.options.sig_changed, self.pin.sig_changed):
             signal.connect(lambda *_: self._line_timer.start())
-        self.refresh_line()
+        self._line_timer.start()  # once the window is built: its generation_settings read the pin above
 
     def follow_agent(self, agent) -> None:
         """Read the next reply's settings as the agent mode will send them (tool use "Required" holds the first
@@ -110,12 +115,13 @@ class SpeculationDisplay(QObject):
             self.acceptance.show_steps(None, max_accepted(settings), now=True)
             return
         self._live = (request_id, max_accepted(settings))
+        self._live_method = None if settings.method == speculation.AUTO else settings.method  # a pin: known now
         self.tint.set_live(reply.message.id, reply.steps)
-        self.acceptance.show_steps(reply.steps, self._live[1], now=True)
+        self.acceptance.show_steps(reply.steps, self._live[1], now=True, method=self._live_method)
 
     def _on_steps(self, request_id: int, record) -> None:
         if self._live is not None and self._live[0] == request_id:
-            self.acceptance.show_steps(record, self._live[1])
+            self.acceptance.show_steps(record, self._live[1], method=self._live_method)
 
     def _on_finished(self, message, result) -> None:
         self.tint.set_live(message.id, None)  # the final record (message.stats) from here on
@@ -136,4 +142,4 @@ class SpeculationDisplay(QObject):
             return
         # After a stop GenAI's counts can include drafts the target never verified: not worth comparing.
         genai = None if stats.stopped else stats.accepted_tokens
-        self.acceptance.show_steps(stats.steps, stats.max_accepted, genai, now=True)
+        self.acceptance.show_steps(stats.steps, stats.max_accepted, genai, now=True, method=stats.speculation)

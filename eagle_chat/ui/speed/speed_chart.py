@@ -156,6 +156,12 @@ class SpeedChart(QChartView):
         if pending:
             self._apply_ranges()
 
+    def rename(self, key: object, name: str) -> None:
+        """Name reply ``key``'s line (the head of its tooltip, the legend): e.g. the method it ran with."""
+        entry = self._series.get(key)
+        if entry is not None:
+            entry[1].setName(name)
+
     def set_note(self, text: str) -> None:
         """A line over the plot while it waits ("Warming up both modes…"); "" takes it away."""
         self._chart.setTitle(text)

@@ -23,7 +23,7 @@ from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.measure.compare import MIN_COUNTED_RUNS, NOISE_FLOOR, Comparison, Divergence
 from eagle_chat.core.models import speed_demo
 from eagle_chat.core.models.choice import ModelChoice
-from eagle_chat.ui.words import grammar_texts
+from eagle_chat.ui.words import grammar_texts, method_texts
 from eagle_chat.ui.words.i18n import Context, translate
 
 
@@ -112,13 +112,16 @@ def drafted_tooltip(step: int, accepted: int) -> str:
                               "then added one of its own (shown plain)").format(step=step, accepted=accepted)
 
 
-def acceptance_caption(record: StepRecord | None, max_accepted: int, genai_accepted: int | None = None) -> str:
-    """Under the acceptance chart: how many steps, the mean accepted length, and GenAI's own count.
+def acceptance_caption(record: StepRecord | None, max_accepted: int, genai_accepted: int | None = None,
+                       method: str | None = None) -> str:
+    """Under the acceptance chart: the method that drafted (when known), how many steps, the mean accepted
+    length, and GenAI's own count.
 
     The parts are joined with " · " here (the chart's title shows the first three); no part contains it."""
     if record is None or not record.verification_steps:
         return translate("texts", "No drafted steps yet: send a message with EAGLE-3 on.")
-    parts = [translate("texts", "{steps} steps").format(steps=record.verification_steps),
+    parts = [method_texts.name(method)] if method else []
+    parts += [translate("texts", "{steps} steps").format(steps=record.verification_steps),
              translate("texts", "mean {mean:.2f} of {most} accepted").format(mean=record.mean_accepted(),
                                                                              most=max_accepted),
              translate("texts", "{rate:.2f} tokens/step").format(rate=record.tokens_per_step())]
@@ -145,8 +148,9 @@ def next_reply_line(o: outlook.Outlook) -> str:
                                                                                    branching=o.branching_factor, k=o.k))
     reason = o.reason
     if reason == outlook.ON:
-        return translate("texts", "Next reply: EAGLE-3 speculative decoding, {how} — or prompt lookup when it repeats "
-                                  "pasted code, documents or tool results.").format(how=how)
+        return translate("texts", "Next reply: Automatic chooses per kind of work — EAGLE-3 speculative decoding, "
+                                  "{how}, or prompt lookup when it repeats pasted code, documents or tool "
+                                  "results.").format(how=how)
     if reason == outlook.ON_SAMPLING_SET_ASIDE:
         return translate("texts", "Next reply: EAGLE-3, {how}, greedy — sampling is set aside while the draft is "
                                   "loaded (EAGLE-3 decodes greedily only).").format(how=how)
@@ -156,6 +160,8 @@ def next_reply_line(o: outlook.Outlook) -> str:
             tokens=o.history_tokens, limit=o.prompt_limit)
     if reason == outlook.GRAMMAR_D2T:
         return grammar_texts.next_reply_line(o)
+    if reason in (outlook.PINNED, outlook.PINNED_OFF):
+        return method_texts.next_reply_line(o)
     if reason == outlook.DEVICE_MISMATCH:
         return translate("texts", "Next reply: plain decoding — the draft is on {draft_device} but the model on "
                                   "{device}; EAGLE-3 needs both on the same device.").format(
