@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -139,9 +140,11 @@ class DocumentGrounding:
         return self.embedder.embed_query(question)
 
     # --- what a reply is given --------------------------------------------------------------------------
-    def sources_for(self, conversation: Conversation, context_length: int | None) -> list[dict] | None:
+    def sources_for(self, conversation: Conversation, context_length: int | None,
+                    count_tokens: Callable[[str], int] | None = None) -> list[dict] | None:
         """The numbered passages for the reply to the path's last message (the user's question); None when the
-        conversation has no documents. Raises UserError when they cannot be searched."""
+        conversation has no documents. Raises UserError when they cannot be searched. ``count_tokens``: the
+        model's own count (``model_tokens.ModelTokens``), for whether whole documents fit; else estimated."""
         if conversation.id is None or not conversation.messages or conversation.messages[-1].role != "user":
             return None
         rows = self.files(conversation.id)
@@ -152,7 +155,7 @@ class DocumentGrounding:
             return None
         question = conversation.messages[-1].content
         budget = int((context_length or DEFAULT_CONTEXT) * WHOLE_SHARE)
-        passages = self._whole(rows, budget) if scopes == [collection(conversation.id)] else None
+        passages = self._whole(rows, budget, count_tokens) if scopes == [collection(conversation.id)] else None
         self.last_mode = "whole" if passages is not None else "passages"
         self.last_reranked = False
         if passages is None:
@@ -178,7 +181,7 @@ class DocumentGrounding:
         self.last_reranked = True
         return [replace(hits[i], rerank_score=score) for i, score in sorted(order, key=lambda o: rerank_key(o, order))]
 
-    def _whole(self, rows: list[FileRow], budget: int) -> list[tuple] | None:
+    def _whole(self, rows: list[FileRow], budget: int, count_tokens=None) -> list[tuple] | None:
         """Every section of the files, when they fit ``budget`` tokens and can all be read; else None."""
         if sum(r.size for r in rows) > budget * 8:  # far too big to be worth reading
             return None
@@ -188,7 +191,15 @@ class DocumentGrounding:
                 passages += [(row.path, s.page, s.text, None) for s in read_document(Path(row.path)) if s.text.strip()]
         except (DocumentError, OSError):
             return None  # gone or changed: what was indexed is searched instead
-        return passages if sum(estimate_tokens(p[2]) for p in passages) <= budget else None
+        if sum(estimate_tokens(p[2]) for p in passages) > budget * 4:  # no tokenizer counts under a quarter of it
+            return None
+        count = count_tokens or estimate_tokens
+        used = 0
+        for passage in passages:
+            used += count(passage[2])
+            if used > budget:
+                return None
+        return passages
 
     @property
     def keyword_only(self) -> bool:

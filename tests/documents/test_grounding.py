@@ -163,3 +163,29 @@ def test_a_pulled_reranker_orders_the_passages_a_reply_gets_and_the_bundled_one_
         assert g.reranker.pid != pid and g.last_reranked
     finally:
         g.close()
+
+
+def test_whole_documents_are_measured_in_the_models_own_tokens(tmp_path):
+    from eagle_chat import paths
+    from eagle_chat.core.documents.embedder import estimate_tokens
+    from eagle_chat.core.documents.model_tokens import ModelTokens
+
+    counter = ModelTokens().counter(paths.tiny_models_dir() / "tiny-qwen3")
+    assert counter is not None and ModelTokens().counter(tmp_path) is None  # no tokenizer there: estimate
+    text = "灯塔看守人的船名叫海燕九号。" * 40  # 560 characters: 561 estimated, three times that for the tiny model
+    (tmp_path / "记录.txt").write_text(text, encoding="utf-8")
+    context = 1400  # half of it, 700 tokens, for whole documents: enough by the estimate, not by the model
+    assert estimate_tokens(text) <= context // 2 < counter(text)
+    database = tmp_path / "documents.sqlite3"
+    assert index(database, 4, tmp_path / "记录.txt")[0] == 0
+    g = grounding.DocumentGrounding(database, EMBEDDER_DIR)
+    try:
+        question = asked(4, Message("user", "船叫什么名字？"))
+        g.sources_for(question, context_length=context)
+        assert g.last_mode == "whole"  # what the estimate alone decides: the model would get more than it holds
+        g.sources_for(question, context_length=context, count_tokens=counter)
+        assert g.last_mode == "passages"
+        g.sources_for(question, context_length=counter(text) * 2 + 10, count_tokens=counter)
+        assert g.last_mode == "whole"
+    finally:
+        g.close()

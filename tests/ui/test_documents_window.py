@@ -296,3 +296,23 @@ def test_the_words_only_notice_gets_the_embedder_in_one_click_and_the_attached_f
     reply, _ = send(qtbot, window, QUESTION)
     assert any(FACT in source["text"] for source in reply.sources)  # the files still answer
     assert index._query_vector(QUESTION) is not None  # and a question is searched by meaning from now on
+
+
+def test_whole_documents_in_the_window_are_measured_with_the_loaded_models_tokenizer(qtbot, open_window, tmp_path):
+    from eagle_chat.core.documents.embedder import estimate_tokens
+
+    window = open_window()
+    window.options.max_tokens.setValue(8)
+    budget = window.controller.loaded.context_length // 2  # what whole documents may take
+    counter = window.documents.model_tokens.counter(window.controller.loaded.spec.target_dir)
+    line = "灯塔看守人的船名叫海燕九号。"
+    text = line * (budget * 9 // 10 // estimate_tokens(line))  # fits by the estimate, not in the tiny model's tokens
+    assert estimate_tokens(text) <= budget < counter(text)
+    (tmp_path / "记录.txt").write_text(text, encoding="utf-8")
+    complete, _ = indexed(qtbot, window, lambda: window.documents.attach([tmp_path / "记录.txt"]))
+    assert complete
+    window.prompt.setFocus()
+    window.prompt.setPlainText("船叫什么名字？")  # as an input method commits it (QTest types ASCII keys only)
+    with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=120_000):
+        qtbot.keyClick(window.prompt, Qt.Key.Key_Return)
+    assert window.documents.grounding.last_mode == "passages"  # the whole file would not have fitted

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QFileDialog
 from eagle_chat import paths
 from eagle_chat.core import grounding
 from eagle_chat.core.documents import retrieval
+from eagle_chat.core.documents.model_tokens import ModelTokens
 from eagle_chat.core.documents.readers import is_supported
 from eagle_chat.core.errors import UserError
 from eagle_chat.core.storage.conversation import Conversation
@@ -47,6 +48,7 @@ class ConversationDocuments(QObject):
         self._run: tuple[int, int] | None = None  # (conversation id, files) of the run under way
         self._failures: list[tuple[str, str]] = []  # (path, reason) of the run under way
         self._said_keyword_only = False
+        self.model_tokens = ModelTokens()  # the loaded model's tokenizer, for whether whole documents fit
         self.controller.grounding = self.sources_for
         self.bar.sig_attach.connect(self.choose_files)
         self.bar.sig_detach.connect(self.detach)
@@ -171,8 +173,10 @@ class ConversationDocuments(QObject):
         failure is said once and the reply goes on without them."""
         if self.grounding is None:
             return None
+        loaded = self.controller.loaded  # whole documents are measured in the loaded model's own tokens
+        target = getattr(getattr(loaded, "spec", None), "target_dir", None) if loaded is not None else None
         try:
-            return self.grounding.sources_for(conversation, context_length)
+            return self.grounding.sources_for(conversation, context_length, self.model_tokens.counter(target))
         except UserError as error:
             self.window.show_notice(self.tr("Your documents could not be searched, so this reply does not use "
                                             "them: {reason}").format(reason=user_error_text(error)), error=True)
