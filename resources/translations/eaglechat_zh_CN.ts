@@ -3547,6 +3547,14 @@ Open it in your browser?</source>
         <translation>已停止</translation>
     </message>
     <message>
+        <source>Copied from the prompt by prompt lookup — step {step}: the target accepted 1 drafted token, then added one of its own (shown plain)</source>
+        <translation>由提示查找从提示中复制——第 {step} 个验证步：主模型接受了 1 个草稿 token，然后自己生成了一个（以普通样式显示）</translation>
+    </message>
+    <message>
+        <source>Copied from the prompt by prompt lookup — step {step}: the target accepted {accepted} drafted tokens, then added one of its own (shown plain)</source>
+        <translation>由提示查找从提示中复制——第 {step} 个验证步：主模型接受了 {accepted} 个草稿 token，然后自己生成了一个（以普通样式显示）</translation>
+    </message>
+    <message>
         <source>Drafted by EAGLE-3 — step {step}: the target accepted 1 drafted token, then added one of its own (shown plain)</source>
         <translation>由 EAGLE-3 起草——第 {step} 个验证步：主模型接受了 1 个草稿 token，然后自己生成了一个（以普通样式显示）</translation>
     </message>

@@ -221,7 +221,7 @@ def test_compare_panes_and_demo_mode_tint_the_eagle_answer(qtbot, open_window):
     assert view.baseline_pane.ranges == []  # a baseline reply drafts nothing
     qtbot.waitUntil(lambda: tint_pixels(pane.viewport()) > 100, timeout=2_000)
     assert sum(view.acceptance.counts) == record.verification_steps
-    assert pane.step_at(spans[0].start) == (spans[0].step, spans[0].accepted)
+    assert pane.step_at(spans[0].start) == (spans[0].step, spans[0].accepted, "eagle3")
 
     view.drafted_toggle.setChecked(False)
     assert not window.side.drafted_toggle.isChecked() and pane.ranges == []
@@ -285,3 +285,27 @@ def test_exports_carry_the_step_record_and_the_histogram(qtbot, open_window, tmp
     assert sum(by_mode["speculative"]["accepted_histogram"]) == by_mode["speculative"]["verification_steps"]
     rows = list(csv.DictReader(files[0].open(encoding="utf-8")))
     assert all(r["steps"] and r["accepted_histogram"] for r in rows)
+
+
+def test_hovering_text_prompt_lookup_copied_names_prompt_lookup_not_eagle3(qtbot, open_window):
+    from tests.ui.test_method_pin import CODE_EDIT, choose, send_pasted
+
+    window = open_window()
+    window.side.drafted_toggle.setChecked(True)
+    window.options.max_tokens.setValue(64)
+    window.show()
+    qtbot.waitExposed(window)
+    choose(qtbot, window.options.speculation, "Prompt lookup")
+    message, result = send_pasted(qtbot, window, CODE_EDIT)
+    assert result.stats.method == "prompt_lookup"
+    view = window.chat
+    view.verticalScrollBar().setValue(0)
+    ranges = [r for r in view.drafted.tinted(message.id) if r[1] - r[0] > 1]
+    assert ranges, "prompt lookup drafted nothing the target kept"
+    a, b, step, accepted = ranges[0]
+    box = range_rects(view, a, b)[0]
+    point = QPoint(int(box.center().x() - view.horizontalScrollBar().value()),
+                   int(box.center().y() - view.verticalScrollBar().value()))
+    QApplication.sendEvent(view.viewport(), QHelpEvent(QEvent.Type.ToolTip, point, view.viewport().mapToGlobal(point)))
+    assert QToolTip.text().startswith(f"Copied from the prompt by prompt lookup — step {step}"), QToolTip.text()
+    assert "EAGLE-3" not in QToolTip.text()

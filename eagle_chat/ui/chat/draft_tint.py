@@ -141,6 +141,7 @@ class ChatTint:
         self._spans: dict[int, tuple[tuple[int, int], list[DraftedSpan]]] = {}  # by message: (record, steps)
         # Per message: its frame and the tinted ranges, relative to the frame's start, with their step.
         self._tinted: dict[int, tuple[object, list[tuple[int, int, int, int]]]] = {}
+        self._methods: dict[int, str] = {}  # message id -> the method its reply ran with (for the hover)
         self.hover = DraftedHover(view, self.step_at)
         self.painter = TintPainter(view)
 
@@ -193,6 +194,7 @@ class ChatTint:
                                        document_runs(doc, doc_start, doc_end)), spans)
             kept += [(a - base, b - base, span.step, span.accepted) for a, b, span in ranges]
         self._tinted[message.id] = (frame, kept)
+        self._methods[message.id] = message.stats.speculation if message.stats is not None else "eagle3"
 
     def _spans_within(self, message, start: int, end: int) -> list[DraftedSpan]:
         """The drafted spans overlapping ``start..end``; worked out once per record length, not per stretch."""
@@ -226,12 +228,15 @@ class ChatTint:
             found += [(a + base, b + base, step, accepted) for a, b, step, accepted in ranges]
         return sorted(found)
 
-    def step_at(self, position: int) -> tuple[int, int] | None:
+    def step_at(self, position: int) -> tuple[int, int, str] | None:
+        """(step, accepted, method) of the tinted text at document ``position``: the method the reply ran with
+        (a prompt-lookup reply's tokens were copied from the prompt, not drafted by EAGLE-3)."""
         if not self.enabled:
             return None
-        for a, b, step, accepted in self.tinted():
-            if a <= position < b:
-                return step, accepted
+        for message_id in list(self._tinted):
+            for a, b, step, accepted in self.tinted(message_id):
+                if a <= position < b:
+                    return step, accepted, self._methods.get(message_id, "eagle3")
         return None
 
     def paint(self, rect=None) -> int:

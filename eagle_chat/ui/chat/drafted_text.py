@@ -40,7 +40,7 @@ def tint_colour(widget: QWidget) -> QColor:
     """The tint for ``widget``'s palette (light or dark)."""
     return theme.draft_tint(theme.colours(widget.palette()))
 ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-StepLookup = Callable[[int], "tuple[int, int] | None"]  # document position -> (step, accepted)
+StepLookup = Callable[[int], "tuple[int, int, str] | None"]  # document position -> (step, accepted, method)
 Ranges = Sequence[tuple[int, int]]  # sorted document ranges
 
 
@@ -155,8 +155,8 @@ class DraftedHover(QObject):
         self.lookup = lookup
         view.viewport().installEventFilter(self)
 
-    def step_at(self, point) -> tuple[int, int] | None:
-        """(step, accepted) of the tinted text at viewport ``point``, if any."""
+    def step_at(self, point) -> tuple[int, int, str] | None:
+        """(step, accepted, method) of the tinted text at viewport ``point``, if any."""
         offset = QPointF(self.view.horizontalScrollBar().value(), self.view.verticalScrollBar().value())
         position = self.view.document().documentLayout().hitTest(QPointF(point) + offset,
                                                                   Qt.HitTestAccuracy.ExactHit)
@@ -181,6 +181,7 @@ class DraftedPane(QTextBrowser):
         self.tint = False
         self.text = ""
         self.record: StepRecord | None = None
+        self.method = "eagle3"  # who drafted the tinted text (the hover says): the pane's speculative method
         self.ranges: list[tuple[int, int]] = []  # tinted document ranges
         self._spans: list[DraftedSpan] = []
         self._typeset = False
@@ -266,12 +267,12 @@ class DraftedPane(QTextBrowser):
         self.text, self.record, self.shift = "", None, (0, 0)
         self._update_ranges()
 
-    def step_at(self, position: int) -> tuple[int, int] | None:
-        """(step, accepted) of the tinted text at document ``position``."""
+    def step_at(self, position: int) -> tuple[int, int, str] | None:
+        """(step, accepted, method) of the tinted text at document ``position``."""
         index = bisect_left(self.ranges, (position + 1, position + 1)) - 1
         if index >= 0 and self.ranges[index][0] <= position < self.ranges[index][1]:
             span = self._spans[index]
-            return span.step, span.accepted
+            return span.step, span.accepted, self.method
         return None
 
     def _update_ranges(self) -> None:

@@ -103,8 +103,16 @@ def stats_summary(stats: GenerationStats) -> str:
     return " · ".join(parts)
 
 
-def drafted_tooltip(step: int, accepted: int) -> str:
-    """Hovering tinted text: which verification step wrote it, and how far that step got."""
+def drafted_tooltip(step: int, accepted: int, method: str = "eagle3") -> str:
+    """Hovering tinted text: which verification step wrote it, and how far that step got; who drafted it (a
+    prompt-lookup reply's tokens were copied from the prompt, not drafted by EAGLE-3)."""
+    if method == "prompt_lookup":
+        if accepted == 1:
+            return translate("texts", "Copied from the prompt by prompt lookup — step {step}: the target accepted 1 "
+                                      "drafted token, then added one of its own (shown plain)").format(step=step)
+        return translate("texts", "Copied from the prompt by prompt lookup — step {step}: the target accepted "
+                                  "{accepted} drafted tokens, then added one of its own (shown plain)").format(
+            step=step, accepted=accepted)
     if accepted == 1:  # two sentences, not a %n plural: the English says "1 drafted token" without an en .qm
         return translate("texts", "Drafted by EAGLE-3 — step {step}: the target accepted 1 drafted token, "
                                   "then added one of its own (shown plain)").format(step=step)
