@@ -124,6 +124,11 @@ def database_file() -> Path:
     return data_dir() / "conversations.sqlite3"
 
 
+def speculation_record_file() -> Path:
+    """What the automatic speculation choice learned per device and pair (core.generation.speculation.Record)."""
+    return data_dir() / "speculation-record.json"
+
+
 def documents_database_file() -> Path:
     """The documents index (files, chunks, vectors, full-text index): beside the conversations, its own file."""
     return data_dir() / "documents.sqlite3"

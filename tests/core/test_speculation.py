@@ -162,3 +162,37 @@ def test_a_next_turn_prefill_never_builds_the_lookup_pipeline(tiny_pair):
         assert engine.lookup_loaded
     finally:
         engine.close()
+
+
+def test_what_auto_learned_survives_a_new_engine_on_the_same_pair(tiny_pair):
+    """The record lived in the engine, so every restart of the engine host or the app forgot it."""
+    first = Engine(PipelineSpec(tiny_pair[0], None, precision="f32"))
+    try:
+        for _ in range(2):
+            assert first.generate(EDIT, GenerationSettings(max_new_tokens=40)).stats.method == "prompt_lookup"
+        learned = first.record.figures("code_edit", "prompt_lookup")
+    finally:
+        first.close()
+    assert learned[0] == 2 and learned[2] > 0
+    again = Engine(PipelineSpec(tiny_pair[0], None, precision="f32"))  # as after a restart
+    try:
+        assert again.record.figures("code_edit", "prompt_lookup") == pytest.approx(learned)
+    finally:
+        again.close()
+
+
+def test_the_record_file_is_per_device_and_pair_bounded_and_a_damaged_one_starts_afresh(tmp_path):
+    from eagle_chat import paths
+
+    record = spec.Record.for_pair("CPU", tmp_path / "target", tmp_path / "draft")
+    for n in range(7):
+        record.add("prose", "eagle3", 2.0 + n, 100.0 + n)
+    kept = spec.Record.for_pair("CPU", tmp_path / "target", tmp_path / "draft").figures("prose", "eagle3")
+    assert kept == (5, pytest.approx(6.0), pytest.approx(104.0))  # the last 5, as in memory
+    assert spec.Record.for_pair("GPU", tmp_path / "target", tmp_path / "draft").figures("prose", "eagle3")[0] == 0
+    assert spec.Record.for_pair("CPU", tmp_path / "target", None).figures("prose", "eagle3")[0] == 0
+    paths.speculation_record_file().write_text("{not json", encoding="utf-8")
+    fresh = spec.Record.for_pair("CPU", tmp_path / "target", tmp_path / "draft")
+    assert fresh.figures("prose", "eagle3")[0] == 0
+    fresh.add("prose", "eagle3", 3.0, 90.0)  # and writes a good file again
+    assert spec.Record.for_pair("CPU", tmp_path / "target", tmp_path / "draft").figures("prose", "eagle3")[0] == 1

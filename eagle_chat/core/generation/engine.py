@@ -184,7 +184,8 @@ class Engine:
         self.reduced_vocab = folders.reduced_vocabulary(self.plan.draft_dir)  # grammars stop it drafting
         kind = folders.inspect_draft(self.plan.draft_dir).draft_kind if self.plan.draft_dir else None  # eagle3 / dflash
         self.methods = spec_.offered(draft_kind=kind, device=self.plan.device)  # MTP: not run yet (docs)
-        self.record = spec_.Record()  # this engine's replies per kind and method: what ``auto`` learns from
+        # this pair's replies per kind and method on this device, kept across launches: what ``auto`` learns from
+        self.record = spec_.Record.for_pair(self.plan.device, self.plan.target_dir, self.plan.draft_dir)
         self._lookup = None  # the prompt-lookup pipeline, built for the first reply that runs it
 
     @property

@@ -17,10 +17,14 @@ fastest on this machine (the engine's :class:`Record` of the user's own replies)
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+from eagle_chat.core.files import write_json_atomic
 
 OFF, EAGLE3, PROMPT_LOOKUP, DFLASH, MTP = "off", "eagle3", "prompt_lookup", "dflash", "mtp"
 METHODS = (OFF, EAGLE3, PROMPT_LOOKUP, DFLASH, MTP)
@@ -110,14 +114,36 @@ def copied_share(messages: Sequence[Message]) -> float | None:
 
 
 class Record:
-    """Tokens per step and tokens/s of the last replies per (kind, method): the user's own replies, here."""
+    """Tokens per step and tokens/s of the last replies per (kind, method): the user's own replies, here.
 
-    def __init__(self, keep: int = 5):
+    :meth:`for_pair` keeps it in the data folder per device and pair, so what ``auto`` learned survives the
+    engine host's restart and the app's (it was forgotten at every launch); a file that cannot be read is
+    started afresh. Tokens/s belong to this machine and device, so they are never shared beyond them."""
+
+    VERSION = 1
+    KEEP_PAIRS = 32  # pairs remembered in the file, the most recently used first
+
+    def __init__(self, keep: int = 5, *, path: Path | None = None, key: str = ""):
+        self._keep, self._path, self._key = keep, path, key
         self._replies: dict[tuple[str, str], deque[tuple[float, float]]] = defaultdict(lambda: deque(maxlen=keep))
+        for name, replies in (self._file().get(key, {}) if path is not None else {}).items():
+            kind, _, method = name.partition("|")
+            for reply in replies[-keep:] if isinstance(replies, list) else ():
+                if isinstance(reply, list) and len(reply) == 2 and all(isinstance(v, (int, float)) for v in reply):
+                    self._replies[(kind, method)].append((float(reply[0]), float(reply[1])))
+
+    @classmethod
+    def for_pair(cls, device: str, target_dir, draft_dir) -> Record:
+        """The record of this device and pair, read from (and written to) ``paths.speculation_record_file``."""
+        from eagle_chat import paths
+
+        key = "|".join((device, str(Path(target_dir).resolve()), str(Path(draft_dir).resolve()) if draft_dir else ""))
+        return cls(path=paths.speculation_record_file(), key=key)
 
     def add(self, kind: str, method: str, tokens_per_step: float | None, tokens_per_s: float) -> None:
         if tokens_per_step is not None and tokens_per_s > 0:
             self._replies[(kind, method)].append((float(tokens_per_step), float(tokens_per_s)))
+            self._save()
 
     def figures(self, kind: str, method: str) -> tuple[int, float, float]:
         """(replies, mean tokens per step, mean tokens/s) of this kind with this method."""
@@ -125,6 +151,25 @@ class Record:
         if not replies:
             return 0, 0.0, 0.0
         return len(replies), sum(r[0] for r in replies) / len(replies), sum(r[1] for r in replies) / len(replies)
+
+    def _file(self) -> dict:
+        try:
+            data = json.loads(self._path.read_text(encoding="utf-8")) if self._path is not None else {}
+        except (OSError, ValueError):
+            return {}
+        pairs = data.get("pairs") if isinstance(data, dict) and data.get("version") == self.VERSION else None
+        return pairs if isinstance(pairs, dict) else {}
+
+    def _save(self) -> None:
+        if self._path is None:
+            return
+        pairs = {self._key: {f"{kind}|{method}": [list(r) for r in replies]
+                             for (kind, method), replies in self._replies.items() if replies}}
+        pairs.update((k, v) for k, v in list(self._file().items())[:self.KEEP_PAIRS - 1] if k != self._key)
+        try:  # a cheap write after each reply: it survives the process, not a power cut (a record, not data)
+            write_json_atomic(self._path, {"version": self.VERSION, "pairs": pairs}, indent=None, durable=False)
+        except OSError:
+            pass  # a read-only data folder: ``auto`` learns for this session only
 
 
 def choose(messages: Sequence[Message], methods: Sequence[str], *, asked: str = AUTO, k: int = 5,
