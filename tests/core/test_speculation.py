@@ -191,8 +191,13 @@ def test_the_record_file_is_per_device_and_pair_bounded_and_a_damaged_one_starts
     assert kept == (5, pytest.approx(6.0), pytest.approx(104.0))  # the last 5, as in memory
     assert spec.Record.for_pair("GPU", tmp_path / "target", tmp_path / "draft").figures("prose", "eagle3")[0] == 0
     assert spec.Record.for_pair("CPU", tmp_path / "target", None).figures("prose", "eagle3")[0] == 0
-    paths.speculation_record_file().write_text("{not json", encoding="utf-8")
+    import json
+
+    key = next(iter(json.loads(paths.speculation_record_file().read_text(encoding="utf-8"))["pairs"]))
+    for damaged in ("{not json", json.dumps({"version": 1, "pairs": {key: [1, 2]}}),
+                    json.dumps({"version": 1, "pairs": {key: {"prose|eagle3": [["x", 1], [1]]}}})):
+        paths.speculation_record_file().write_text(damaged, encoding="utf-8")
+        assert spec.Record.for_pair("CPU", tmp_path / "target", tmp_path / "draft").figures("prose", "eagle3")[0] == 0
     fresh = spec.Record.for_pair("CPU", tmp_path / "target", tmp_path / "draft")
-    assert fresh.figures("prose", "eagle3")[0] == 0
     fresh.add("prose", "eagle3", 3.0, 90.0)  # and writes a good file again
     assert spec.Record.for_pair("CPU", tmp_path / "target", tmp_path / "draft").figures("prose", "eagle3")[0] == 1

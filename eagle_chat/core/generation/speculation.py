@@ -126,7 +126,8 @@ class Record:
     def __init__(self, keep: int = 5, *, path: Path | None = None, key: str = ""):
         self._keep, self._path, self._key = keep, path, key
         self._replies: dict[tuple[str, str], deque[tuple[float, float]]] = defaultdict(lambda: deque(maxlen=keep))
-        for name, replies in (self._file().get(key, {}) if path is not None else {}).items():
+        saved = self._file().get(key) if path is not None else None
+        for name, replies in (saved.items() if isinstance(saved, dict) else ()):
             kind, _, method = name.partition("|")
             for reply in replies[-keep:] if isinstance(replies, list) else ():
                 if isinstance(reply, list) and len(reply) == 2 and all(isinstance(v, (int, float)) for v in reply):
