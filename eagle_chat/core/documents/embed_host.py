@@ -29,25 +29,28 @@ else:
 START_TIMEOUT_S = 120.0
 
 
-def _child(conn, model_dir: str, device: str) -> None:
+def _serve(conn, model_dir: str, device: str, kind: str, answer) -> None:
+    """A document model's child: load the ``kind`` ("embedding" or "reranker") model in ``model_dir``, say
+    ``("ready", name, dimensions)``, then answer each request with ``answer(model, request)`` until the pipe
+    closes; a user error becomes ``("error", template, params)``."""
     import eagle_chat  # noqa: F401 - the privacy switches (telemetry off) before OpenVINO loads
     from eagle_chat.core.console_signals import ignore_console_interrupts
 
     ignore_console_interrupts()  # a console's Ctrl+C is for serve, which then closes this child
-    from eagle_chat.core.documents.retrieval import open_embedder
+    from eagle_chat.core.documents import retrieval
     from eagle_chat.core.errors import UserError
     from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry
 
     try:
-        # A pulled model runs with the pooling and query instruction it was registered with (Qwen3-Embedding:
-        # last token); any other folder with mean pooling.
-        model = DocumentModelRegistry().find_dir(model_dir, "embedding") or DocumentModel(
-            name=Path(model_dir).name, kind="embedding", model_dir=model_dir)
-        embedder = open_embedder(model, device)
+        # A pulled model runs with what it was registered with (Qwen3-Embedding: last-token pooling and its
+        # query instruction); any other folder with the defaults (mean pooling).
+        model = DocumentModelRegistry().find_dir(model_dir, kind) or DocumentModel(
+            name=Path(model_dir).name, kind=kind, model_dir=model_dir)
+        opened = retrieval.open_embedder(model, device) if kind == "embedding" else retrieval.open_reranker(model, device)
     except UserError as error:
         conn.send(("error", error.template, error.params))
         return
-    conn.send(("ready", embedder.name, embedder.dimensions))
+    conn.send(("ready", opened.name, getattr(opened, "dimensions", 0)))
     while True:
         try:
             message = conn.recv()
@@ -55,48 +58,37 @@ def _child(conn, model_dir: str, device: str) -> None:
             return
         if message is None:
             return
-        kind, texts = message
         try:
-            vectors = embedder.embed_query(texts[0])[None, :] if kind == "query" else embedder.embed_documents(texts)
-            tokens = sum(embedder.count_tokens(texts))
-            conn.send(("ok", np.ascontiguousarray(vectors, dtype=np.float32).tobytes(), len(texts), tokens))
-        except Exception as error:  # noqa: BLE001 - the parent turns it into one sentence
-            failure = EmbedderError("The embedding model failed: {reason}",
-                                    reason=(str(error).strip().splitlines() or [type(error).__name__])[0])
-            conn.send(("error", failure.template, failure.params))
+            conn.send(answer(opened, message))
+        except UserError as error:
+            conn.send(("error", error.template, error.params))
+
+
+def _embed(embedder, message: tuple) -> tuple:
+    """``("embed", [texts])`` or ``("query", [text])`` → ``("ok", float32 bytes, rows, tokens)``."""
+    kind, texts = message
+    try:
+        vectors = embedder.embed_query(texts[0])[None, :] if kind == "query" else embedder.embed_documents(texts)
+        tokens = sum(embedder.count_tokens(texts))
+    except Exception as error:  # noqa: BLE001 - the parent turns it into one sentence
+        raise EmbedderError("The embedding model failed: {reason}",
+                            reason=(str(error).strip().splitlines() or [type(error).__name__])[0]) from None
+    return "ok", np.ascontiguousarray(vectors, dtype=np.float32).tobytes(), len(texts), tokens
+
+
+def _rerank(reranker, message: tuple) -> tuple:
+    """``("rerank", [query, texts])`` → ``("ok", [(index, score), …])``, best first."""
+    _, (query, texts) = message
+    return "ok", reranker.rerank(query, texts)
+
+
+def _child(conn, model_dir: str, device: str) -> None:
+    _serve(conn, model_dir, device, "embedding", _embed)
 
 
 def _rerank_child(conn, model_dir: str, device: str) -> None:
-    """The reranker's child: ``("rerank", [query, texts])`` → ``("ok", [(index, score), …])``, best first. In a
-    process of its own above all for the reranker: batched calls abort the process (see ``reranker.py``)."""
-    import eagle_chat  # noqa: F401 - the privacy switches (telemetry off) before OpenVINO loads
-    from eagle_chat.core.console_signals import ignore_console_interrupts
-
-    ignore_console_interrupts()
-    from eagle_chat.core.documents.retrieval import open_reranker
-    from eagle_chat.core.errors import UserError
-    from eagle_chat.core.models.document_models import DocumentModel, DocumentModelRegistry
-
-    try:
-        model = DocumentModelRegistry().find_dir(model_dir, "reranker") or DocumentModel(
-            name=Path(model_dir).name, kind="reranker", model_dir=model_dir)
-        reranker = open_reranker(model, device)
-    except UserError as error:
-        conn.send(("error", error.template, error.params))
-        return
-    conn.send(("ready", reranker.name, 0))
-    while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            return
-        if message is None:
-            return
-        _, (query, texts) = message
-        try:
-            conn.send(("ok", reranker.rerank(query, texts)))
-        except UserError as error:
-            conn.send(("error", error.template, error.params))
+    """In a process of its own above all for the reranker: batched calls abort the process (see ``reranker.py``)."""
+    _serve(conn, model_dir, device, "reranker", _rerank)
 
 
 class EmbeddingHost:
