@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+import shot_kit  # noqa: E402 - beside this script (tools/)
 
 PASTED = "def parse_args(argv):\n    return argv[1:]\n\nShow parse_args again with a docstring."
 
@@ -23,26 +25,7 @@ PASTED = "def parse_args(argv):\n    return argv[1:]\n\nShow parse_args again wi
 def main() -> int:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs")
     os.environ["EAGLE_CHAT_HOME"] = tempfile.mkdtemp(prefix="eagle-shot-")
-    from PySide6.QtGui import QGuiApplication
-    from PySide6.QtWidgets import QApplication
-
-    from eagle_chat.app import create_main_window
-
-    window = create_main_window([])
-    app = QApplication.instance()
-    screen = QGuiApplication.primaryScreen().availableGeometry()
-    window.setGeometry(screen)
-    window.show()
-
-    def pump(until, timeout=300.0):
-        deadline = time.monotonic() + timeout
-        while not until() and time.monotonic() < deadline:
-            app.processEvents()
-            time.sleep(0.005)
-        for _ in range(20):
-            app.processEvents()
-
-    pump(lambda: window.controller.state == "ready")
+    window, app = shot_kit.open_ready_window()
     combo = window.options.speculation
     row = combo.findData("prompt_lookup")
     combo.setCurrentIndex(row)
@@ -52,18 +35,11 @@ def main() -> int:
     finished = []
     window.controller.sig_reply_finished.connect(lambda *args: finished.append(args))
     window.send()
-    pump(lambda: bool(finished))
-    pump(lambda: False, 1.0)
+    shot_kit.pump(app, lambda: bool(finished), 300)
+    shot_kit.settle(app, 100)
     print(window.side.next_reply.text())
     print(window.stats_label.text())
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "method-pin-1280x720.png"
-    shot = QGuiApplication.primaryScreen().grabWindow(0)
-    shot.copy(window.frameGeometry()).save(str(path))
-    print(f"saved {path} ({path.stat().st_size} bytes)")
-    window.close()
-    pump(lambda: window.closer.done, 60.0)
-    return 0
+    return shot_kit.save_screen_and_close(window, app, out / "method-pin-1280x720.png")
 
 
 if __name__ == "__main__":
