@@ -6,15 +6,10 @@ Import with the file dialog answered, checked on the notice as shown (its label 
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from PySide6.QtCore import QTranslator
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from tests.gui import send
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _import(window, monkeypatch, path) -> None:
@@ -31,14 +26,20 @@ def _shown_whole(window) -> str:
     return label.text()
 
 
-def test_importing_a_markdown_export_or_a_broken_file_says_what_is_wrong_and_that_nothing_changed(
-        qtbot, open_window, monkeypatch, tmp_path):
+def _with_a_markdown_export(qtbot, open_window, folder):
+    """The window, shown, with one reply exported as Markdown to ``folder``/chat.md."""
     window = open_window()
     window.show()
     qtbot.waitExposed(window)
     window.options.max_tokens.setValue(8)
     send(qtbot, window, "Say hello.")
-    assert window.message_actions.export_to(tmp_path / "chat.md", "md")
+    assert window.message_actions.export_to(folder / "chat.md", "md")
+    return window
+
+
+def test_importing_a_markdown_export_or_a_broken_file_says_what_is_wrong_and_that_nothing_changed(
+        qtbot, open_window, monkeypatch, tmp_path):
+    window = _with_a_markdown_export(qtbot, open_window, tmp_path)
     markdown = (tmp_path / "chat.md").read_bytes()
     titles, current = window.conversations.titles(), window.controller.conversation.id
     stored = len(window.controller.store.list_conversations())
@@ -62,19 +63,11 @@ def test_importing_a_markdown_export_or_a_broken_file_says_what_is_wrong_and_tha
 
 
 def test_the_import_notice_is_in_chinese_too(qtbot, qapp, open_window, monkeypatch, tmp_path):
-    window = open_window()
-    window.show()
-    qtbot.waitExposed(window)
-    window.options.max_tokens.setValue(8)
-    send(qtbot, window, "Say hello.")
-    assert window.message_actions.export_to(tmp_path / "chat.md", "md")
-    translator = QTranslator()  # the shipped zh_CN translation
-    assert translator.load(str(ROOT / "resources" / "translations" / "eaglechat_zh_CN.qm"))
-    qapp.installTranslator(translator)
-    try:
-        _import(window, monkeypatch, tmp_path / "chat.md")
-        shown = _shown_whole(window)
-    finally:
-        qapp.removeTranslator(translator)
+    from eagle_chat.ui.words import i18n
+
+    window = _with_a_markdown_export(qtbot, open_window, tmp_path)
+    i18n.apply_language(qapp, "zh_CN")  # the shipped translation; the shared-app fixture puts English back
+    _import(window, monkeypatch, tmp_path / "chat.md")
+    shown = _shown_whole(window)
     assert shown.startswith("chat.md") and "Markdown" in shown and "JSON" in shown, shown
     assert "not imported" not in shown and "for reading" not in shown and "Nothing was changed" not in shown, shown
