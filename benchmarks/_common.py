@@ -24,6 +24,23 @@ def private_home() -> Path:
     return home
 
 
+def ready_window(argv: list[str]):
+    """The app's main window, shown, once its model is loaded: (window, app); exits with the window's notice
+    when there is no model to load."""
+    from PySide6.QtWidgets import QApplication
+
+    from eagle_chat.app import create_main_window
+
+    window = create_main_window(argv)
+    window.show()
+    app = QApplication.instance()
+    while window.controller.state != "ready":
+        app.processEvents()
+        if window.controller.state == "empty":
+            raise SystemExit(window.notice.text())
+    return window, app
+
+
 def rss_mb(pid: int | str = "self") -> float:
     """A process's resident memory (VmRSS) in MB: this one's by default; NaN if it is gone."""
     try:

@@ -22,7 +22,7 @@ import argparse
 import os
 import time
 
-from _common import PROMPTS, median, private_home
+from _common import PROMPTS, median, private_home, ready_window
 
 
 def main() -> None:
@@ -33,17 +33,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
-    from PySide6.QtWidgets import QApplication
 
-    from eagle_chat.app import create_main_window
-
-    window = create_main_window([])
-    window.show()
-    app = QApplication.instance()
-    while window.controller.state != "ready":
-        app.processEvents()
-        if window.controller.state == "empty":
-            raise SystemExit(window.notice.text())
+    window, app = ready_window([])
     window.set_precision("f32")
     while window.controller.state != "ready":
         app.processEvents()

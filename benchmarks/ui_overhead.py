@@ -24,7 +24,7 @@ import argparse
 import time
 from contextlib import contextmanager
 
-from _common import PROMPTS, median, private_home
+from _common import PROMPTS, median, private_home, ready_window
 
 
 class CpuProbe:
@@ -83,12 +83,10 @@ def main() -> None:
         sys.setswitchinterval(args.switch_interval)
 
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
-    from PySide6.QtWidgets import QApplication
 
     import threading
 
     from eagle_chat import paths
-    from eagle_chat.app import create_main_window
     from eagle_chat.core.generation.engine import Engine
     from eagle_chat.core.hosting.client import EngineHost
     from eagle_chat.ui.chat.chat_view import ChatView
@@ -118,13 +116,7 @@ def main() -> None:
                                                   Path(tempfile.mkdtemp(prefix="eagle-speed-demo-")))
     if args.model:
         argv += ["--model", str(args.model)] + (["--draft", str(args.draft)] if args.draft else [])
-    window = create_main_window(argv)
-    window.show()
-    app = QApplication.instance()
-    while window.controller.state != "ready":
-        app.processEvents()
-        if window.controller.state == "empty":
-            raise SystemExit(window.notice.text())
+    window, app = ready_window(argv)
     # The next-turn prefill after each window reply is a background reply on the window's host: it would run
     # beside the host measurement that follows (seen: benchmarks/ui_timeline.py) — users read meanwhile.
     window.controller.next_turn.enabled = False

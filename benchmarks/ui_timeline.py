@@ -16,7 +16,7 @@ import argparse
 import threading
 import time
 
-from _common import PROMPTS, median, private_home
+from _common import PROMPTS, median, private_home, ready_window
 
 
 def main() -> None:
@@ -30,10 +30,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from PySide6.QtCore import QEventLoop
-    from PySide6.QtWidgets import QApplication
 
     from eagle_chat import paths
-    from eagle_chat.app import create_main_window
     from eagle_chat.core.hosting.client import EngineHost
 
     marks: list[tuple[str, float]] = []
@@ -56,13 +54,7 @@ def main() -> None:
 
     EngineHost.generate = timed_generate  # type: ignore[method-assign]
     argv = ["--model", args.model] + (["--draft", args.draft] if args.draft else []) if args.model else []
-    window = create_main_window(argv)
-    window.show()
-    app = QApplication.instance()
-    while window.controller.state != "ready":
-        app.processEvents()
-        if window.controller.state == "empty":
-            raise SystemExit(window.notice.text())
+    window, app = ready_window(argv)
     window.controller.next_turn.enabled = False  # its background reply would run beside the host's
     host = EngineHost(paths.log_dir() / "bench-engine.log")
     host.load(window.pipeline_spec())
