@@ -97,12 +97,9 @@ def _sentence(error: UserError) -> dict:
 
 
 def _why(report, path: str, outcome: str) -> dict:
-    """The reason a file failed (its last one), or nothing for a file that did not."""
-    if outcome != "failed":
-        return {"message": ""}
-    error = report.reasons.get(path)
-    return _sentence(error) if error is not None else {
-        "message": next((message for failed, message in reversed(report.failed) if failed == path), "")}
+    """The reason a file failed (every failure is recorded with its error: ``Indexer._fail``), or nothing for a
+    file that did not."""
+    return _sentence(report.reasons[path]) if outcome == "failed" else {"message": ""}
 
 
 if __name__ == "__main__":
