@@ -22,13 +22,12 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 from eagle_chat.core.documents import retrieval
 from eagle_chat.core.documents.embed_host import EmbeddingHost, RerankHost
 from eagle_chat.core.documents.embedder import estimate_tokens
-from eagle_chat.core.documents.indexer import RERANK_CANDIDATES, rerank_key, under
+from eagle_chat.core.documents.indexer import RERANK_CANDIDATES, in_rerank_order, under
 from eagle_chat.core.documents.readers import DocumentError, read_document
 from eagle_chat.core.documents.store import DocumentStore, FileRow
 from eagle_chat.core.errors import UserError
@@ -179,7 +178,7 @@ class DocumentGrounding:
             log.warning("reranking failed, the passages keep the search's order: %s", error.message)
             return hits
         self.last_reranked = True
-        return [replace(hits[i], rerank_score=score) for i, score in sorted(order, key=lambda o: rerank_key(o, order))]
+        return in_rerank_order(hits, order)
 
     def _whole(self, rows: list[FileRow], budget: int, count_tokens=None) -> list[tuple] | None:
         """Every section of the files, when they fit ``budget`` tokens and can all be read; else None."""

@@ -30,7 +30,7 @@ from eagle_chat.core.documents.chunking import (
     TokenCounter,
     chunk_sections,
 )
-from eagle_chat.core.documents.embedder import Embedder, estimate_tokens
+from eagle_chat.core.documents.embedder import Embedder, KeywordOnly
 from eagle_chat.core.documents.readers import (
     MAX_FILE_BYTES,
     DocumentError,
@@ -94,7 +94,7 @@ class Indexer:
         # an embedder (or the tests' random one) never changes what the words find, and an index built by its
         # words alone takes an embedder later unchanged. The estimate over-counts CJK and prose, so a chunk of
         # 256 fits the embedders' 512+ token windows (symbol-heavy code may reach ~2× its estimate).
-        self.counter = TokenCounter(lambda words: [estimate_tokens(w) for w in words])
+        self.counter = TokenCounter(KeywordOnly().count_tokens)
         self.max_tokens = max_tokens
         self.overlap = overlap
         self.max_bytes = max_bytes
@@ -214,9 +214,14 @@ class Indexer:
         hits = self.store.search(query, vector, k=wanted, collection=collection, candidates=max(50, wanted))
         if not hits:
             return []
-        order = reranker.rerank(query, [hit.text for hit in hits])
-        ranked = sorted(order, key=lambda item: rerank_key(item, order))[:k]
-        return [replace(hits[index], rerank_score=float(score)) for index, score in ranked]
+        return in_rerank_order(hits, reranker.rerank(query, [hit.text for hit in hits]))[:k]
+
+
+def in_rerank_order(hits: list[Hit], order: list[tuple[int, float]]) -> list[Hit]:
+    """``hits`` in a reranker's ``order`` ((index, score) pairs; ties keep the hybrid order, see :func:`rerank_key`),
+    each with its ``rerank_score``."""
+    return [replace(hits[index], rerank_score=float(score))
+            for index, score in sorted(order, key=lambda item: rerank_key(item, order))]
 
 
 def rerank_key(item: tuple[int, float], order: list[tuple[int, float]]) -> tuple[int, int]:
