@@ -45,7 +45,7 @@ class EmbedderPull(QObject):
     def offer(self) -> tuple[str, Callable[[], None]] | None:
         """The notice's button (label, action), or None when there is nothing to offer (already pulled, not in
         the catalog, a pull under way)."""
-        entry = load_catalog().document_model(retrieval.SUGGESTED_EMBEDDER, "embedding")
+        entry = _suggested()
         if entry is None or self.running or DocumentModelRegistry().get(entry.name) is not None:
             return None
         size = retrieval.suggested_embedder_size()
@@ -55,7 +55,7 @@ class EmbedderPull(QObject):
 
     def start(self) -> bool:
         """Start the pull; False (and the reason in the notice) when it cannot start."""
-        entry = load_catalog().document_model(retrieval.SUGGESTED_EMBEDDER, "embedding")
+        entry = _suggested()
         if entry is None or self.running:
             return False
         settings = self.documents.window.settings
@@ -100,3 +100,8 @@ class EmbedderPull(QObject):
     @Slot(str)
     def _cancelled(self, message: str) -> None:
         self.documents.bar.show_progress(message)
+
+
+def _suggested():
+    """The catalog's entry for the suggested embedder (None: the catalog has none)."""
+    return load_catalog().document_model(retrieval.SUGGESTED_EMBEDDER, "embedding")
