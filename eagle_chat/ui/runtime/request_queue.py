@@ -149,8 +149,13 @@ class RequestQueue:
         return request_id
 
     def _dispatch(self, reply: ReplyInFlight) -> None:
-        """Hand ``reply`` to the worker (the queue's head, or a request arriving while nothing runs)."""
+        """Hand ``reply`` to the worker (the queue's head, or a request arriving while nothing runs).
+
+        The host is asked first: the book-keeping and the views below (~1 ms of the GUI thread) run while it
+        reads the prompt in, not before. Its chunks come back as queued calls to this thread, so every
+        listener has heard the reply start before the first of them."""
         self.reply = reply
+        self.engine.generate(reply.request_id, reply.prompt, reply.settings, reply.stop, reply.draft_free)
         self.sig_queue_changed.emit(len(self.queue))
         mark_started(self.marker, reply, self.conversation, self.loaded)
         self._set_state("ready" if reply.background else "generating")
@@ -161,4 +166,3 @@ class RequestQueue:
         else:
             self.sig_reply_started.emit(reply.request_id, reply.mode, reply.settings)
             self._render_timer.start()
-        self.engine.generate(reply.request_id, reply.prompt, reply.settings, reply.stop, reply.draft_free)
