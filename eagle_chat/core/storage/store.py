@@ -192,8 +192,8 @@ class ConversationStore:
             if self._pending.migrate:
                 self._search_index = self._migrate(db)
                 self._pending.migrate = False
-                self._fill_index_if_needed(db)
-            self._apply_queued(db)
+            self._apply_queued(db)  # before the index fill starts: its batches would hold the lock against these
+            self._fill_index_if_needed(db)
         except sqlite3.DatabaseError as error:
             if kind_of(error) == "other":
                 raise
