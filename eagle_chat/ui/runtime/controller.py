@@ -366,7 +366,8 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
 
     # --- internals -----------------------------------------------------------------------------------
     @Slot()
-    def _flush(self) -> None:
+    def _flush(self, *, final: bool = False) -> None:
+        """Push the reply's news to the views; ``final``: not its text if sig_reply_finished draws it next."""
         reply = self.reply
         if reply is None or not reply.dirty or reply.background:  # nobody shows a background reply
             return
@@ -376,7 +377,8 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             self.sig_reply_steps.emit(reply.request_id, reply.steps)
         if reply.live is not None:
             reply.live.apply()
-        self.sig_reply_text.emit(reply.message, reply.live.message.content if reply.live else reply.text)
+        if not (final and reply.message is not None):
+            self.sig_reply_text.emit(reply.message, reply.live.message.content if reply.live else reply.text)
         if reply.pending_points:
             points, reply.pending_points = reply.pending_points, []
             self.sig_rate_points.emit(reply.request_id, reply.mode, points)

@@ -52,7 +52,7 @@ class RequestQueue:
         sig_background_started: SignalInstance
         sig_ephemeral_finished: SignalInstance
 
-        def _flush(self) -> None: ...
+        def _flush(self, *, final: bool = False) -> None: ...
         def _set_state(self, state: str) -> None: ...
 
     def stop(self) -> None:
@@ -78,7 +78,7 @@ class RequestQueue:
         reply = self.reply
         if reply is None or reply.request_id != request_id:
             return None
-        self._flush()
+        self._flush(final=True)
         self.reply = None
         self._render_timer.stop()
         mark_ended(self.marker)

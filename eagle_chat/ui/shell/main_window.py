@@ -206,6 +206,7 @@ class MainWindow(QMainWindow):
     def _on_reply_text(self, message, _text: str) -> None:
         if message is not None:  # the controller has put the answer so far (and the thinking) on it
             self.chat.update_message(message)
+            self.status.text_shown()
 
     @Slot(object, object)
     def _on_reply_finished(self, message, result: GenerationResult | None) -> None:
