@@ -273,3 +273,19 @@ def test_imported_pair_is_listed_and_the_app_starts_on_it(qtbot, open_window, ti
     close_window(qtbot, window)
     again = open_window("--home", str(home))  # the explicit choice sticks over the newest registered pair
     assert "toy-quality" in again.model_bar.model_label.text()
+
+
+def test_the_busy_indicator_shows_until_the_first_text(qtbot, open_window):
+    """While a reply streams its text is the progress: the indicator's animation repainted the status bar ~70
+    times a second (benchmarks/ui_overhead.py's window), taken from the inference on a 2-core laptop. It shows
+    for the wait before the first text (a long prompt's prefill can take seconds)."""
+    window = open_window()
+    busy = window.status.busy
+    seen: list[tuple[str, bool]] = []
+    window.controller.sig_state.connect(lambda state: seen.append((state, not busy.isHidden())))
+    window.controller.sig_reply_text.connect(lambda message, text: seen.append(("text", not busy.isHidden())))
+    window.options.max_tokens.setValue(96)
+    send(qtbot, window, "Write a Python function that reverses a string.")
+    assert ("generating", True) in seen  # shown while the prompt is read
+    assert seen[seen.index(("generating", True)) + 1] == ("text", False)  # gone with the first text
+    assert seen[-1] == ("ready", False)
