@@ -4,7 +4,8 @@
 
 For each prompt, back to back: one reply through the window and one on a host of its own, each with its
 timeline (ms from the send): the host asked (``generate``), the first chunk back, the result back, and, for
-the window, ``sig_reply_finished`` (after every listener: the store, the chat view). It prints the medians of
+the window, ``sig_reply_finished`` (after every listener: the store, the chat view), and the GUI thread's own
+CPU time between those marks (the work that competes with the engine for the cores). It prints the medians of
 the window's fixed costs — send → host asked, result → finished — the chunk messages per reply (the host
 coalesces them per ``CHUNK_INTERVAL_S``), and each engine's own tokens/s (GenerationStats), which says
 whether the window's engine ran slower (competing for the cores) or the window added time around it.
@@ -36,8 +37,16 @@ def main() -> None:
 
     marks: list[tuple[str, float]] = []
     plain_generate = EngineHost.generate
+    # The GUI thread's own CPU time, read from any thread (POSIX; elsewhere the CPU columns are left out)
+    clock = time.pthread_getcpuclockid(threading.main_thread().ident) if hasattr(time, "pthread_getcpuclockid") else None
+
+    def gui_cpu(name: str) -> None:
+        if clock is not None:
+            marks.append((f"cpu {name}", time.clock_gettime(clock)))
 
     def timed_generate(self, *a, on_chunk, **k):
+        if threading.current_thread() is not threading.main_thread():
+            gui_cpu("asked")
         marks.append(("asked", time.perf_counter()))
         chunks = [0]
 
@@ -49,6 +58,8 @@ def main() -> None:
 
         result = plain_generate(self, *a, on_chunk=counted, **k)
         marks.append(("result", time.perf_counter()))
+        if threading.current_thread() is not threading.main_thread():
+            gui_cpu("result")
         marks.append((f"chunks={chunks[0]}", 0.0))
         return result
 
@@ -68,10 +79,12 @@ def main() -> None:
 
         def finished(message, result) -> None:
             marks.append(("finished", time.perf_counter()))
+            gui_cpu("finished")
             done.append(result)
             loop.quit()
 
         window.controller.sig_reply_finished.connect(finished)
+        gui_cpu("send")
         marks.append(("send", time.perf_counter()))
         window.prompt.setPlainText(prompt)
         window.send()
@@ -86,8 +99,12 @@ def main() -> None:
                              on_chunk=lambda *chunk: None, on_steps=lambda steps: None)
 
     def timeline() -> dict[str, float]:
-        start = marks[0][1]
-        named = {name: (t - start) * 1000 for name, t in marks if not name.startswith("chunks=")}
+        start = next(t for name, t in marks if name == "send")
+        named = {name: (t - start) * 1000 for name, t in marks if not name.startswith(("chunks=", "cpu "))}
+        cpu = {name[4:]: t for name, t in marks if name.startswith("cpu ")}
+        for a, b in (("send", "asked"), ("asked", "result"), ("result", "finished")):
+            if a in cpu and b in cpu:
+                named[f"cpu {a}-{b}"] = (cpu[b] - cpu[a]) * 1000
         named["chunks"] = next(float(name[7:]) for name, _ in marks if name.startswith("chunks="))
         marks.clear()
         return named
@@ -116,6 +133,10 @@ def main() -> None:
               + f"  | chunk messages {med(name, lambda t, s: t['chunks']):.0f}"
               f"  | engine's own {med(name, lambda t, s: s.tokens_per_s):7.1f} tok/s, TTFT "
               f"{med(name, lambda t, s: s.ttft_ms):5.1f} ms")
+    if clock is not None:
+        print("the GUI thread's own CPU time (ms, median): " + ", ".join(
+            f"{a} -> {b} {med('window', lambda t, s, k=f'cpu {a}-{b}': t[k]):.1f}"
+            for a, b in (("send", "asked"), ("asked", "result"), ("result", "finished"))))
     print(f"window's fixed costs: send -> host asked {med('window', lambda t, s: t['asked']):.1f} ms, "
           f"result -> finished {med('window', lambda t, s: t['finished'] - t['result']):.1f} ms")
 
