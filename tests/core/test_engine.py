@@ -1,6 +1,7 @@
 """The engine on the committed tiny pair (f32): lossless, accepting, steerable, stoppable."""
 
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -124,6 +125,19 @@ def test_sampling_with_a_draft_is_refused_not_changed(spec_engine, plain_engine,
     assert sampled.stats.mode == "baseline" and sampled.stats.generated_tokens > 0
     with pytest.raises(EngineError, match="'eagle3' is not available .* it offers off, prompt_lookup"):
         plain_engine.generate(prompts[0], GenerationSettings(speculative=True, method="eagle3"))
+
+
+@pytest.mark.parametrize("method", ["off", "prompt_lookup"])
+def test_each_sampled_reply_draws_its_own_seed_unless_one_is_given(plain_engine, method):
+    """GenAI starts every call from rng_seed 0: left alone, every sampled reply to a prompt was the same reply
+    (Regenerate with sampling on repeated itself), on the plain pipeline and on prompt lookup alike."""
+    prompt = [{"role": "user", "content": "def parse_args(argv):\n    return argv\n\nShow it again."}]
+    sampled = GenerationSettings(max_new_tokens=48, do_sample=True, temperature=1.0, top_p=1.0,
+                                 speculative=method != "off", method=method, thinking=False)
+    texts = {plain_engine.generate(prompt, sampled).text for _ in range(3)}
+    assert len(texts) > 1, texts
+    seeded = [plain_engine.generate(prompt, replace(sampled, seed=1234)) for _ in range(2)]
+    assert seeded[0].text == seeded[1].text and seeded[0].stats.speculation == method
 
 
 def test_chat_history_system_prompt_and_thinking(spec_engine):

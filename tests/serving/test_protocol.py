@@ -62,6 +62,8 @@ def test_extensions_set_k_and_thinking():
     ({"model": "m", "messages": USER, "tools": [{"type": "function", "function": {"name": "f"}}]}, "tools"),
     ({"model": "m", "messages": USER, "num_assistant_tokens": 99}, "num_assistant_tokens"),
     ({"model": "m", "messages": USER, "temperature": 0.8}, "temperature"),
+    ({"model": "m", "messages": USER, "seed": "42"}, "seed"),
+    ({"model": "m", "messages": USER, "seed": 4.5}, "seed"),
     ({"messages": USER}, "model"),
 ])
 def test_refusals_name_the_parameter(body, param):
@@ -73,7 +75,9 @@ def test_an_unknown_model_is_404_and_sampling_without_a_draft_is_fine():
     assert refused({"model": "other", "messages": USER}).status == 404
     request = parse_chat({"model": "m", "messages": USER, "temperature": 0.8, "top_p": 0.9}, PLAIN, Limits())
     settings = request.settings(GenerationSettings(), has_draft=False)
-    assert settings.do_sample and settings.temperature == 0.8 and settings.top_p == 0.9
+    assert settings.do_sample and settings.temperature == 0.8 and settings.top_p == 0.9 and settings.seed is None
+    seeded = parse_chat({"model": "m", "messages": USER, "temperature": 0.8, "seed": -7}, PLAIN, Limits())
+    assert seeded.settings(GenerationSettings(), has_draft=False).seed == -7
     # without a draft prompt lookup still drafts, so K is taken; only where nothing speculates (NPU alone) it is refused
     assert parse_chat({"model": "m", "messages": USER, "num_assistant_tokens": 3}, PLAIN, Limits()).num_assistant_tokens == 3
     npu = replace(PLAIN, device="NPU")

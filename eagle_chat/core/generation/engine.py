@@ -23,7 +23,7 @@ from eagle_chat.core.generation.engine_errors import (EngineError as EngineError
                                                     MethodUnavailable as MethodUnavailable, method_unavailable,
                                                     check_not_empty)
 from eagle_chat.core.generation import context as ctx, devices as dev, kv_cache, prefill, prompt_lookup, short_prompt
-from eagle_chat.core.generation import speculation as spec_, structured
+from eagle_chat.core.generation import sampling, speculation as spec_, structured
 from eagle_chat.core.generation.chat_tokens import ChatTokens, Prompt, chat_renderer, messages_key, tokenized_inputs
 from eagle_chat.core.generation.metrics import Chunk, GenerationStats, stats_from_result
 from eagle_chat.core.generation.npu_drafting import npu_call_tree
@@ -120,6 +120,7 @@ class GenerationSettings:
     do_sample: bool = False
     temperature: float = 0.7
     top_p: float = 0.95
+    seed: int | None = None  # a sampled reply's random seed (the API's "seed"); None: a fresh one each reply
     # EAGLE-3 tree search: draft tree_depth steps keeping branching_factor candidates per node, then verify
     # the num_assistant_tokens best. 0 = a single chain of num_assistant_tokens (the default).
     tree_depth: int = 0
@@ -367,9 +368,7 @@ class Engine:
         config.do_sample = bool(settings.do_sample)
         config.apply_chat_template = bool(settings.chat_template)
         structured.apply(config, settings.constraint)
-        if settings.do_sample:
-            config.temperature = float(settings.temperature)
-            config.top_p = float(settings.top_p)
+        sampling.apply(config, settings)  # temperature, top-p and a seed of its own for each sampled reply
         if self.has_draft:
             config.num_assistant_tokens = self._assistant_tokens(settings) if speculative else 0
         if self.plan.device == "NPU":  # an explicit tree on every call, within the compiled limits

@@ -28,11 +28,11 @@ REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant", "tool": "tool"}
 # Accepted and ignored: they change nothing in the answer here (the README says what each does).
 IGNORED = {
-    "user", "safety_identifier", "metadata", "store", "service_tier", "seed", "prompt_cache_key",
+    "user", "safety_identifier", "metadata", "store", "service_tier", "prompt_cache_key",
     "prompt_cache_options", "prompt_cache_retention", "prediction", "modalities",
 }
 _COMMON = IGNORED | {
-    "model", "stream", "stream_options", "max_tokens", "temperature", "top_p", "n", "stop",
+    "model", "stream", "stream_options", "max_tokens", "temperature", "top_p", "seed", "n", "stop",
     "presence_penalty", "frequency_penalty", "logit_bias", "num_assistant_tokens", "greedy_fallback",
     "speculation",
 }
@@ -106,6 +106,7 @@ class CompletionRequest:
     batch: tuple[str, ...] = ()  # /v1/completions given a list of prompts: answered one after another
     tool_use: ToolUse = ToolUse()  # tools, tool_choice and response_format (chat only)
     speculation: str | None = None  # the method asked for ("auto", "eagle3", "prompt_lookup", …); None: the server's
+    seed: int | None = None  # a sampled reply's random seed: the same seed, prompt and settings give the same reply
 
     @property
     def sampling(self) -> bool:
@@ -126,7 +127,7 @@ class CompletionRequest:
         settings = replace(
             defaults, max_new_tokens=self.max_tokens, do_sample=self.sampling,
             temperature=self.temperature if self.sampling and self.temperature is not None else defaults.temperature,
-            top_p=self.top_p if self.sampling and self.top_p is not None else 1.0,
+            top_p=self.top_p if self.sampling and self.top_p is not None else 1.0, seed=self.seed,
             thinking=self.thinking if self.thinking is not None else defaults.thinking,
             chat_template=self.kind == "chat", tools=self.tool_use.tools, constraint=self.tool_use.constraint,
         )
@@ -275,10 +276,16 @@ def _request(data: dict, kind: str, prompt, model: ServedModel, limits: Limits, 
         include_usage=bool(stream and options and options.get("include_usage")),
         max_tokens=max_tokens, stop=_stop(data.get("stop")),
         temperature=number_field(data, "temperature", 0.0, 2.0), top_p=number_field(data, "top_p", 0.0, 1.0),
-        num_assistant_tokens=k, thinking=thinking, speculation=method,
+        num_assistant_tokens=k, thinking=thinking, speculation=method, seed=_seed(data.get("seed")),
         continuous_usage=bool(stream and options and options.get("continuous_usage_stats")),
     )
     return check_sampling(request, model, limits, data.get("greedy_fallback"))
+
+
+def _seed(value: object) -> int | None:
+    if value is not None and not is_int(value):
+        raise invalid("'seed' must be an integer.", param="seed")
+    return value
 
 
 def _messages(value: object) -> list[dict]:

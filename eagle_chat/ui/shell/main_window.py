@@ -155,8 +155,7 @@ class MainWindow(QMainWindow):
         return self.loads.request(prefix_cache=on)
 
     def save_tuned_k(self, k: int, tree: str = "") -> None:
-        """Auto-tune chose K (and a draft tree "DEPTHxBRANCHING", or "" for a chain): it replaces any
-        earlier choice for this pair."""
+        """Auto-tune chose K (and a draft tree "DEPTHxBRANCHING", or "" for a chain) for this pair."""
         remember_tuned(self.settings, self.model.target_dir, self.model.draft_dir, self.settings.device, k, tree)
         self.model_bar.k_slider.setValue(clamp_k(k))
         self.binder.flush()  # a tuning result is rare and costly to redo: on disk at once
