@@ -73,7 +73,7 @@ def test_a_send_during_the_prefill_waits_for_it_and_is_answered(qtbot, open_wind
     window.options.max_tokens.setValue(24)
     c = window.controller
     prefills, finished = [], []
-    c.next_turn.sig_prefilled.connect(lambda _id, result: prefills.append(result))
+    c.next_turn.sig_prefilled.connect(lambda _handle, result: prefills.append(result))
     c.sig_reply_finished.connect(lambda message, result: finished.append((message, result)))
 
     def type_and_send():
@@ -100,7 +100,7 @@ def test_a_load_stops_the_prefill(qtbot, open_window):
     window.options.max_tokens.setValue(24)
     c = window.controller
     loads, prefills = [], []
-    c.next_turn.sig_prefilled.connect(lambda _id, result: prefills.append(result))
+    c.next_turn.sig_prefilled.connect(lambda _handle, result: prefills.append(result))
     when_the_prefill_starts(c, lambda: loads.append(c.load(window.pipeline_spec())))
     send(qtbot, window, "What is a parser?")
     qtbot.waitUntil(lambda: bool(prefills), timeout=REPLY_TIMEOUT_MS)
