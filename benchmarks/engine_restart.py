@@ -89,14 +89,14 @@ def main() -> None:
             window.prompt.setPlainText(text)
             window.send()
 
-        c.new_conversation()
+        c.conversations.new_conversation()
         ask("Write a long story about a parser.")
         wait_until(lambda: bool(replies) and c.reply is None)
         loaded = rss_mb(), rss_mb(c.engine_pid())
         restarted, first_text, finished = [], [], []
         for _crash in range(args.crashes):
             window.options.max_tokens.setValue(2048)
-            c.new_conversation()
+            c.conversations.new_conversation()
             events.clear()
             replies.clear()
             events["kill_at_text"] = c.engine_pid()

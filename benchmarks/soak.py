@@ -36,7 +36,7 @@ def main() -> None:
         if i % 3 == 2:
             window.model_bar.draft_toggle.toggle()  # mix baseline and EAGLE-3 replies
         if i % 25 == 0:
-            window.controller.new_conversation()
+            window.controller.conversations.new_conversation()
         window.prompt.setPlainText(PROMPTS[i % len(PROMPTS)])
         window.send()
         while len(done) <= i:

@@ -56,7 +56,7 @@ def main() -> None:
     def run(prompt: str, *, thinking: bool, forced: bool) -> dict:
         controller.loaded = real.with_changes(reasoning_in_prompt={k: True for k in real_opens} if forced else real_opens)
         window.options.thinking.setChecked(thinking)
-        controller.new_conversation()
+        controller.conversations.new_conversation()
         done, live_renders = [], []
         loop = QEventLoop()
 

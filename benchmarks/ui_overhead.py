@@ -140,7 +140,7 @@ def main() -> None:
     ticker.timeout.connect(tick)
 
     def through_window(prompt: str, measure_stalls: bool) -> tuple[float, float]:
-        window.controller.new_conversation()  # single-turn, like the raw call: same input tokens
+        window.controller.conversations.new_conversation()  # single-turn, like the raw call: same input tokens
         done = []
         loop = QEventLoop()
 

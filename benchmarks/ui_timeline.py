@@ -73,7 +73,7 @@ def main() -> None:
     settings = window.generation_settings()
 
     def through_window(prompt: str):
-        window.controller.new_conversation()
+        window.controller.conversations.new_conversation()
         done: list = []
         loop = QEventLoop()
 

@@ -54,3 +54,56 @@ def test_the_ui_runtime_is_qtcore_only():
             if bad:
                 found.setdefault(path.name, []).extend(bad)
     assert not found, f"ui/runtime imports widgets or painting: {found}"
+
+
+def _ui_trees():
+    import ast
+
+    for path in sorted((ROOT / "eagle_chat" / "ui").rglob("*.py")):
+        yield path.relative_to(ROOT).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
+
+
+# The one place that matches the engine's request ids (the worker's messages carry an int) to a reply: the queue.
+REQUEST_ID_MATCHERS = {("eagle_chat/ui/runtime/request_queue.py", "in_flight")}
+
+
+def test_no_listener_compares_request_ids():
+    """Each request has a handle with its own signals (ui/runtime/reply_handle.py): a listener holds the handle
+    instead of filtering a broadcast by comparing ids. Only the queue matches the worker's ids, in one place."""
+    import ast
+
+    def names(node):
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                yield sub.id
+            elif isinstance(sub, ast.Attribute):
+                yield sub.attr
+
+    found = set()
+    for path, tree in _ui_trees():
+        functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare) and any(n.endswith("request_id") for n in names(node)):
+                inside = [f for f in functions if f.lineno <= node.lineno <= (f.end_lineno or f.lineno)
+                          and not isinstance(f, ast.Lambda)]
+                found.add((path, inside[-1].name if inside else "<module>"))
+    assert found == REQUEST_ID_MATCHERS, f"request ids compared outside the queue: {sorted(found - REQUEST_ID_MATCHERS)}"
+
+
+def test_no_ui_class_is_a_pile_of_mixins():
+    """The controller is composition (its queue, conversation actions and branches are objects it owns), and no
+    class in ui/ has three or more bases; nor does a class declare, under TYPE_CHECKING, attributes another
+    class provides (a mixin pretending to be the class it is mixed into)."""
+    import ast
+
+    wide, pretending = [], []
+    for path, tree in _ui_trees():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                if len(node.bases) >= 3:
+                    wide.append(f"{path}: {node.name}")
+                for item in node.body:
+                    if isinstance(item, ast.If) and "TYPE_CHECKING" in ast.unparse(item.test):
+                        pretending.append(f"{path}: {node.name}")
+    assert not wide, f"classes with three or more bases: {wide}"
+    assert not pretending, f"classes declaring another's attributes under TYPE_CHECKING: {pretending}"

@@ -80,7 +80,7 @@ def math_shot(window, app, pump, conversation_id: int, out: Path) -> int:
 
     from eagle_chat.ui.math import images
 
-    window.controller.open_conversation(conversation_id)
+    window.controller.conversations.open_conversation(conversation_id)
     pump(lambda: images.shared().made_count >= 8 and images.shared().pending() == 0, 60)
     shot_kit.settle(app)
     return shot_kit.save_screen_and_close(window, app, out)

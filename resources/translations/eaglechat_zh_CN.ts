@@ -218,10 +218,6 @@
         <source>Wait for the reply to finish (or stop it) before unloading the model.</source>
         <translation>请等待回复完成（或停止它）后再卸载模型。</translation>
     </message>
-    <message>
-        <source>The message is empty; type something to send.</source>
-        <translation>消息为空，请输入内容后再发送。</translation>
-    </message>
 </context>
 <context>
     <name>ChatView</name>

@@ -131,7 +131,7 @@ def test_a_continued_remote_reply_keeps_draft_counts_it_was_never_told():
 
 
 def test_a_continued_reply_streams_on_from_where_it_was_cut():
-    from eagle_chat.ui.runtime.branching import LiveReply
+    from eagle_chat.ui.runtime.live_reply import LiveReply
 
     reply = Message("assistant", "", thinking="The user", status="streaming")
     live = LiveReply(reply, inside=True, continuing=True)

@@ -55,7 +55,7 @@ def test_killing_the_engine_host_20_times_costs_one_reply_each_time(qtbot, open_
     c = window.controller
     kept = []
     for _round in range(KILLS):
-        c.new_conversation()  # a first question: the tiny pair answers it at length (a history can end it early)
+        c.conversations.new_conversation()  # a first question: the tiny pair answers it at length (a history can end it early)
         message, result = kill_host_mid_reply(qtbot, window, "Write a long story about a parser.")
         assert result is None and message.status == "interrupted", message.status
         assert message.content.strip() or message.thinking.strip(), "the text streamed before the kill is kept"

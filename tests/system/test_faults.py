@@ -44,7 +44,7 @@ def test_killed_mid_reply_keeps_every_message_and_marks_the_partial_reply(qtbot,
     messages = window.controller.store.load_conversation(newest.id).messages
     assert messages[0].content == "Write a long story about parsers."
     assert messages[1].status == "interrupted" and messages[1].content.startswith(partial)
-    window.controller.open_conversation(newest.id)
+    window.controller.conversations.open_conversation(newest.id)
     assert "interrupted" in window.chat.toPlainText()
 
 

@@ -66,9 +66,9 @@ def test_required_mode_asks_runs_the_allowed_call_and_the_next_step_reads_its_re
     stored = window.controller.store.load_conversation(window.controller.conversation.id).messages[-1]
     assert stored.tool_steps == reply.tool_steps
     agent_id = window.controller.conversation.id
-    window.controller.new_conversation("")
+    window.controller.conversations.new_conversation("")
     assert f"Tool {call['tool']}" not in window.chat.toPlainText()
-    window.controller.open_conversation(agent_id)
+    window.controller.conversations.open_conversation(agent_id)
     qtbot.waitUntil(lambda: f"Tool {call['tool']} · done" in window.chat.toPlainText(), timeout=10_000)
 
 

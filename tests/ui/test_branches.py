@@ -281,7 +281,7 @@ def test_a_database_from_the_release_before_branches_opens_in_the_window(qtbot, 
     shutil.copyfile(fixture, eagle_home / "data" / "conversations.sqlite3")
     window = open_window()
     assert len(window.conversations.titles()) == 5
-    window.controller.open_conversation(2)
+    window.controller.conversations.open_conversation(2)
     shown = window.chat.toPlainText()
     assert "▸ Thoughts" in shown and "<think>" not in shown and "Here is get_format" in shown
     assert (eagle_home / "data" / "conversations.sqlite3.v1-backup").is_file()

@@ -140,13 +140,16 @@ def test_a_run_stopped_during_auto_tune_is_not_counted(qtbot, open_window):
     dialog.ks, dialog.prompts, dialog.max_new_tokens = (3, 6), ("Write a long story about parsers.",), 400
     stopped = []
 
-    def stop_the_k6_run(request_id, _mode, _points):
-        job = dialog.runner._batch.jobs[len(dialog.runner._batch.results)] if dialog.runner.is_running() else None
-        if job is not None and job.tag[1] == 6 and not stopped:
-            stopped.append(request_id)
+    def stop_the_k6_run(handle):
+        if not stopped:
+            stopped.append(handle)
             qtbot.keyClick(window.prompt, Qt.Key.Key_Escape)  # the window's Stop, mid-run
 
-    window.controller.sig_rate_points.connect(stop_the_k6_run)
+    def watch(_index, job, handle):
+        if job.tag[1] == 6:
+            handle.sig_rate_points.connect(lambda _points: stop_the_k6_run(handle))
+
+    dialog.runner.sig_job_started.connect(watch)
     with qtbot.waitSignal(dialog.sig_chosen, timeout=REPLY_TIMEOUT_MS * 2) as blocker:
         qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
     assert stopped

@@ -28,7 +28,7 @@ def dark_window(qtbot, open_window, qapp):
     imported = Conversation(title="Merge")
     imported.messages = imported.all_messages = [
         Message("user", "Write a merge function", id=1), Message("assistant", CODE_REPLY, id=2, parent_id=1)]
-    window.controller.import_conversation(imported)
+    window.controller.branches.import_conversation(imported)
     qtbot.waitUntil(lambda: "def merge" in window.chat.toPlainText() and not window.chat.loading(), timeout=10_000)
     assert not theme.is_dark()
     original = qapp.palette()

@@ -69,7 +69,7 @@ def test_attached_files_are_indexed_and_the_reply_shows_and_previews_the_planted
     conversation_id = window.controller.conversation.id
     window.new_conversation()
     assert window.documents.bar.chip_paths() == []
-    window.controller.open_conversation(conversation_id)
+    window.controller.conversations.open_conversation(conversation_id)
     assert names(window)[-2:] == ["report.pdf", "tool.py"]
     assert window.controller.conversation.messages[-1].sources == reply.sources
     assert f"source:{reply.id}:1" in chat_links(window)

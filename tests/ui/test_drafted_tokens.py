@@ -101,7 +101,8 @@ def test_the_chat_tint_covers_exactly_the_accepted_draft_tokens_text(qtbot, open
     # GUI thread can see its first tinted update while the only drafted step is still half-shown (0 whole
     # steps to check), or see the whole reply before any update. The last batch comes before the reply
     # ends, so at least one update shows whole drafted steps, whatever the timing.
-    window.controller.engine.worker.sig_chunk.connect(window.controller._flush, Qt.ConnectionType.QueuedConnection)
+    window.controller.engine.worker.sig_chunk.connect(window.controller.requests.render_now,
+                                                 Qt.ConnectionType.QueuedConnection)
     window.controller.sig_reply_text.connect(on_text)
     message, result = send(qtbot, window, PROMPT)
     record = result.stats.steps
@@ -167,11 +168,11 @@ def test_the_acceptance_chart_follows_the_reply_and_adds_up(qtbot, open_window):
     chart = window.side.acceptance
     live = []
 
-    def on_steps(_request_id, record):  # after the display queued the record (connected later)
+    def on_steps(record):  # after the display queued the record (connected later)
         chart.flush()
         live.append((sum(chart.counts), record.verification_steps))
 
-    window.controller.sig_reply_steps.connect(on_steps)
+    window.controller.sig_reply_started.connect(lambda handle: handle.sig_steps.connect(on_steps))
     window.options.max_tokens.setValue(200)
     message, result = send(qtbot, window, PROMPT)
     steps, k = result.stats.steps, result.stats.num_assistant_tokens
@@ -188,7 +189,7 @@ def test_the_acceptance_chart_follows_the_reply_and_adds_up(qtbot, open_window):
     window.model_bar.draft_toggle.setChecked(False)
     send(qtbot, window, "and plainly?")
     assert sum(chart.counts) == 0 and "No drafted steps" in chart.caption
-    window.controller.open_conversation(first)  # the reply on screen is the EAGLE-3 one again
+    window.controller.conversations.open_conversation(first)  # the reply on screen is the EAGLE-3 one again
     assert chart.counts == steps.histogram(k)
 
 

@@ -47,7 +47,7 @@ def test_required_tool_use_on_a_d2t_draft_says_drafting_is_off_before_and_after(
 
     with qtbot.waitSignal(window.controller.sig_reply_started, timeout=REPLY_TIMEOUT_MS) as started:
         send(qtbot, window, "What is the weather in Oslo?", wait=False)
-    assert started.args[1] == "baseline"  # the speed chart names the step's line as it decodes: no drafting
+    assert started.args[0].mode == "baseline"  # the speed chart names the step's line as it decodes: no drafting
     qtbot.waitUntil(lambda: window.agent.approval is not None, timeout=REPLY_TIMEOUT_MS)
     reply = window.controller.conversation.messages[-1]
     (step,) = reply.tool_steps
@@ -59,9 +59,9 @@ def test_required_tool_use_on_a_d2t_draft_says_drafting_is_off_before_and_after(
     assert window.agent._run is None
 
     conversation_id = window.controller.conversation.id  # kept with the reply: reopened, the block says it
-    window.controller.new_conversation("")
+    window.controller.conversations.new_conversation("")
     assert AFTER not in window.chat.toPlainText()
-    window.controller.open_conversation(conversation_id)
+    window.controller.conversations.open_conversation(conversation_id)
     qtbot.waitUntil(lambda: under_the_tool_block(window), timeout=5_000)
     choose_mode(window, "off")
     qtbot.waitUntil(lambda: "EAGLE-3 speculative decoding" in line.text(), timeout=2_000)

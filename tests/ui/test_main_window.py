@@ -158,7 +158,7 @@ def test_close_mid_reply_then_reopen_on_the_same_home(qtbot, open_window):
 
     again = open_window()
     assert again.conversations.titles() == ["Say hello."]
-    again.controller.open_conversation(conversation_id)
+    again.controller.conversations.open_conversation(conversation_id)
     messages = again.controller.conversation.messages
     assert [m.role for m in messages] == ["user", "assistant", "user", "assistant"]
     assert messages[3].status == "stopped" and messages[3].content
@@ -200,7 +200,7 @@ def test_a_reply_moves_its_conversation_to_the_top_without_a_rebuild(qtbot, open
         qtbot.mouseClick(window.conversations.new_button, Qt.MouseButton.LeftButton)
         send(qtbot, window, topic)
     first = next(c.id for c in window.controller.store.list_conversations() if c.title == "First topic")
-    window.controller.open_conversation(first)
+    window.controller.conversations.open_conversation(first)
     rebuilds = []
     monkeypatch.setattr(window.conversations, "set_conversations", lambda *a: rebuilds.append(a))
     send(qtbot, window, "More on the first topic")

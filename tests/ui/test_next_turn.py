@@ -12,9 +12,9 @@ def when_the_prefill_starts(controller, action):
     """Run ``action`` once, from the signal that starts the prefill (so it runs while the prefill does)."""
     done = []
 
-    def on_started(request_id, settings):
-        if not done and settings.next_turn:
-            done.append(request_id)
+    def on_started(handle):
+        if not done and handle.settings.next_turn:
+            done.append(handle)
             action()
 
     controller.sig_background_started.connect(on_started)
@@ -22,17 +22,21 @@ def when_the_prefill_starts(controller, action):
 
 
 def test_listeners_of_the_reply_broadcasts_hear_only_the_replies_someone_asked_for(qtbot, open_window):
-    """The warm start and the prefill are no one's reply: a listener of sig_reply_started, sig_reply_text,
-    sig_reply_steps or sig_rate_points (the chart, the crash marker's test, the API's series) must not take
-    either for the user's reply. They are announced on sig_background_started instead."""
+    """The warm start and the prefill are no one's reply: a listener of sig_reply_started or sig_reply_text
+    (the chart, the crash marker's test, the API's series) must not take either for the user's reply. They
+    are announced on sig_background_started instead, and their handles stream nothing."""
     window = open_window(wait_loaded=False, warm_start=True, next_turn_prefill=True)
     c = window.controller
     started, background, foreign = [], [], []
-    c.sig_reply_started.connect(lambda request_id, *_: started.append(request_id))
-    c.sig_background_started.connect(lambda request_id, settings: background.append((request_id, settings)))
+
+    def on_background(handle):
+        background.append((handle, handle.settings))
+        for signal in (handle.sig_text, handle.sig_steps, handle.sig_rate_points):
+            signal.connect(lambda *_: foreign.append(handle))
+
+    c.sig_reply_started.connect(started.append)
+    c.sig_background_started.connect(on_background)
     c.sig_reply_text.connect(lambda message, _text: message is None and foreign.append("text"))
-    c.sig_reply_steps.connect(lambda request_id, _r: request_id not in started and foreign.append(request_id))
-    c.sig_rate_points.connect(lambda request_id, *_: request_id not in started and foreign.append(request_id))
     with qtbot.waitSignal(window.demo.warm_start.sig_warmed, timeout=REPLY_TIMEOUT_MS):
         wait_ready(qtbot, window)
     window.options.max_tokens.setValue(24)
@@ -41,7 +45,7 @@ def test_listeners_of_the_reply_broadcasts_hear_only_the_replies_someone_asked_f
     assert prefilled.args[1] is not None  # the prefill ran, after two warm-up replies
     assert len(started) == 1 and foreign == []  # the user's reply only
     assert [s.next_turn for _, s in background] == [False, False, True]
-    assert prefilled.args[0] == background[-1][0]  # the prefill knew itself by its background start
+    assert prefilled.args[0] is background[-1][0]  # the prefill knew itself by its background start
 
 
 def test_after_a_reply_the_conversation_is_prefilled_in_the_background(qtbot, open_window):
@@ -69,7 +73,7 @@ def test_a_send_during_the_prefill_waits_for_it_and_is_answered(qtbot, open_wind
     window.options.max_tokens.setValue(24)
     c = window.controller
     prefills, finished = [], []
-    c.next_turn.sig_prefilled.connect(lambda _id, result: prefills.append(result))
+    c.next_turn.sig_prefilled.connect(lambda _handle, result: prefills.append(result))
     c.sig_reply_finished.connect(lambda message, result: finished.append((message, result)))
 
     def type_and_send():
@@ -96,7 +100,7 @@ def test_a_load_stops_the_prefill(qtbot, open_window):
     window.options.max_tokens.setValue(24)
     c = window.controller
     loads, prefills = [], []
-    c.next_turn.sig_prefilled.connect(lambda _id, result: prefills.append(result))
+    c.next_turn.sig_prefilled.connect(lambda _handle, result: prefills.append(result))
     when_the_prefill_starts(c, lambda: loads.append(c.load(window.pipeline_spec())))
     send(qtbot, window, "What is a parser?")
     qtbot.waitUntil(lambda: bool(prefills), timeout=REPLY_TIMEOUT_MS)
@@ -114,8 +118,8 @@ def test_without_prefix_caching_nothing_is_prefilled(qtbot, open_window):
     wait_ready(qtbot, window)
     qtbot.waitUntil(lambda: c.loaded is not None and not c.loaded.spec.prefix_cache, timeout=LOAD_TIMEOUT_MS)
     starts = []
-    c.sig_reply_started.connect(lambda request_id, *_: starts.append(request_id))
-    c.sig_background_started.connect(lambda request_id, *_: starts.append(request_id))
+    c.sig_reply_started.connect(starts.append)
+    c.sig_background_started.connect(starts.append)
     send(qtbot, window, "What is a parser?")
     qtbot.waitUntil(lambda: not c.next_turn._timer.isActive(), timeout=REPLY_TIMEOUT_MS)
-    assert len(starts) == 1 and c.next_turn.request_id is None and c.reply is None
+    assert len(starts) == 1 and c.next_turn.handle is None and c.reply is None

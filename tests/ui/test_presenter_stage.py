@@ -118,7 +118,7 @@ def test_the_warm_up_says_so_in_the_headline_panes_and_charts_and_the_runs_show_
         seen["progress"].add(board.progress.value() if board.progress.isVisible() else None)
         seen["rates"].add((board.rate_text("baseline"), board.rate_text("speculative")))
 
-    view.controller.sig_reply_steps.connect(look)
+    view.runner.sig_job_started.connect(lambda _index, _job, handle: handle.sig_steps.connect(look))
     view.runner.sig_job_started.connect(look)
     with qtbot.waitSignal(view.sig_finished, timeout=REPLY_TIMEOUT_MS * 2):
         assert view.run()

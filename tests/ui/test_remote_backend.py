@@ -44,7 +44,7 @@ def test_a_reply_streams_into_the_window_through_the_remote_server(qtbot, open_w
     updates, prompts = [], []
     window.controller.sig_reply_text.connect(lambda _m, text: updates.append(text))
     window.controller.sig_reply_started.connect(
-        lambda _id, _mode, settings: prompts.append((window.controller.reply.prompt, settings)))
+        lambda handle: prompts.append((window.controller.reply.prompt, handle.settings)))
 
     message, result = send(qtbot, window, PROMPT)
 

@@ -76,7 +76,8 @@ def test_api_requests_and_the_windows_replies_share_one_queue(qtbot, qasync_loop
     switch(qtbot, window, True)
     url = window.server.url
     finished = []
-    window.controller.sig_job_finished.connect(lambda request_id, _r: finished.append(("api", request_id)))
+    window.controller.sig_reply_started.connect(
+        lambda handle: handle.api and handle.sig_ended.connect(lambda _r: finished.append(("api", handle))))
     window.controller.sig_reply_finished.connect(lambda message, _r: finished.append(("window", message.id)))
 
     def ask():

@@ -48,7 +48,7 @@ def regenerate(qtbot, window, reply, **settings):
     """Regenerate ``reply`` as the reply's menu does (with ``settings`` changed); returns the new reply."""
     c = window.controller
     with qtbot.waitSignal(c.sig_reply_finished, timeout=REPLY_TIMEOUT_MS) as done:
-        assert c.regenerate(reply, replace(window.generation_settings(), **settings))
+        assert c.branches.regenerate(reply, replace(window.generation_settings(), **settings))
     return done.args[0]
 
 
@@ -61,12 +61,12 @@ def test_the_stats_line_and_the_chart_follow_a_branch_switch_and_a_delete(qtbot,
     assert texts.stats_summary(first.stats) != texts.stats_summary(second.stats)
     assert label.text() == texts.stats_summary(second.stats) and len(window.chart.keys()) == 2
 
-    assert c.switch_branch(second, -1)  # back to the first version
+    assert c.branches.switch_branch(second, -1)  # back to the first version
     assert label.text() == texts.stats_summary(first.stats)
-    assert c.delete_message(first)  # the second version takes its place, and the first one's line goes
+    assert c.branches.delete_message(first)  # the second version takes its place, and the first one's line goes
     assert [m.id for m in c.conversation.messages][-1] == second.id
     assert label.text() == texts.stats_summary(second.stats) and len(window.chart.keys()) == 1
-    assert c.delete_message(c.conversation.messages[0])  # the question, and its reply with it
+    assert c.branches.delete_message(c.conversation.messages[0])  # the question, and its reply with it
     assert label.text() == "No reply yet" and window.chart.keys() == []
 
 
@@ -81,6 +81,6 @@ def test_a_new_conversation_starts_with_an_empty_chart(qtbot, open_window):
     qtbot.mouseClick(window.conversations.new_button, Qt.MouseButton.LeftButton)
     assert c.conversation.id != earlier
     assert window.chart.keys() == [] and label.text() == "No reply yet"
-    c.open_conversation(earlier)  # its reply's figures again, and its line at its mean speed (as after a restart)
+    c.conversations.open_conversation(earlier)  # its reply's figures again, and its line at its mean speed (as after a restart)
     assert label.text() == texts.stats_summary(c.conversation.messages[-1].stats)
     assert window.chart.keys() == [("stored", c.conversation.messages[-1].id)]

@@ -23,7 +23,7 @@ def test_required_tool_use_is_not_carried_into_a_new_conversation(qtbot, open_wi
     qtbot.mouseClick(window.conversations.new_button, Qt.MouseButton.LeftButton)
     assert window.controller.conversation.id != first
     assert window.agent.mode() != "required" and combo.currentText() != combo.itemText(index)
-    window.controller.open_conversation(first)  # its own choice comes back with it
+    window.controller.conversations.open_conversation(first)  # its own choice comes back with it
     assert window.agent.mode() == "required"
 
 

@@ -78,11 +78,11 @@ def test_the_status_bar_and_a_failed_reply_speak_chinese_while_the_api_hears_eng
     failed = []
     window.controller.engine.worker.sig_failed.connect(lambda *args: failed.append(args), Qt.ConnectionType.DirectConnection)
     ended = []
-    window.controller.sig_ephemeral_finished.connect(lambda *args: ended.append(args))
-    request_id = window.controller.run_ephemeral("hi", window.generation_settings(), draft_free=True)
-    qtbot.waitUntil(lambda: (request_id, None) in ended, timeout=REPLY_TIMEOUT_MS)
-    assert failed[-1] == (request_id, UNAVAILABLE, "The draft-free reference pipeline is not loaded.",
-                          "未加载无草稿的参考流水线。")
+    handle = window.controller.run_ephemeral("hi", window.generation_settings(), draft_free=True)
+    handle.sig_failed.connect(lambda *args: ended.append(args))
+    qtbot.waitUntil(lambda: bool(ended), timeout=REPLY_TIMEOUT_MS)
+    assert ended == [(UNAVAILABLE, "未加载无草稿的参考流水线。")] and handle.ended and handle.result is None
+    assert failed[-1][1:] == (UNAVAILABLE, "The draft-free reference pipeline is not loaded.", "未加载无草稿的参考流水线。")
     assert window.notice.text() == "未加载无草稿的参考流水线。"
 
     # An API request that failed hears the English sentence (protocol text) and why (its HTTP status: 503).
@@ -93,8 +93,10 @@ def test_the_status_bar_and_a_failed_reply_speak_chinese_while_the_api_hears_eng
 
         job = loop.run_until_complete(make_job())
         job.stop.set()  # the client went away while it waited: the worker never starts it
-        with qtbot.waitSignal(window.controller.sig_job_finished, timeout=REPLY_TIMEOUT_MS):
-            assert window.controller.submit_job(job) is not None
+        handle = window.controller.submit_job(job)
+        assert handle is not None and handle.api
+        with qtbot.waitSignal(handle.sig_ended, timeout=REPLY_TIMEOUT_MS):
+            pass
         events = [loop.run_until_complete(job.next_event()) for _ in range(2)]
     finally:
         loop.close()

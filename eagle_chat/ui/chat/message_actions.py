@@ -69,7 +69,7 @@ class MessageActions(QObject):
         """The composer's Enter: a new message, or the new version of the message being edited."""
         if self.editing is None:
             return self.controller.send(text, settings)
-        if not self.controller.edit(self.editing, text, settings):
+        if not self.controller.branches.edit(self.editing, text, settings):
             return False
         self._stop_editing()
         return True
@@ -83,17 +83,17 @@ class MessageActions(QObject):
         if action == "edit":
             self.start_edit(message)
         elif action == "generate":  # a new reply: agent mode applies, as to a sent message
-            c.answer(message, self.window.agent.first_step(settings()))
+            c.branches.answer(message, self.window.agent.first_step(settings()))
         elif action == "regenerate":
-            c.regenerate(message, self.window.agent.first_step(settings()))
+            c.branches.regenerate(message, self.window.agent.first_step(settings()))
         elif action == "vary":
             self.vary(message)
         elif action == "continue":
-            c.continue_reply(message, settings())
+            c.branches.continue_reply(message, settings())
         elif action == "delete":
             self.delete(message)
         elif action in ("previous", "next"):
-            c.switch_branch(message, -1 if action == "previous" else 1)
+            c.branches.switch_branch(message, -1 if action == "previous" else 1)
 
     @Slot()
     def regenerate_last(self) -> None:
@@ -101,13 +101,13 @@ class MessageActions(QObject):
         deleted, that question's reply (regenerating an earlier one would leave the question behind)."""
         path = self.controller.conversation.messages if self.controller.conversation else []
         if path and path[-1].role == "user":
-            self.controller.answer(path[-1], self.window.agent.first_step(self.window.generation_settings()))
+            self.controller.branches.answer(path[-1], self.window.agent.first_step(self.window.generation_settings()))
             return
-        reply = self.controller.last_message("assistant")
+        reply = self.controller.branches.last_message("assistant")
         if reply is None:
             self.window.show_notice(self.tr("There is no reply to regenerate yet."), error=True)
             return
-        self.controller.regenerate(reply, self.window.agent.first_step(self.window.generation_settings()))
+        self.controller.branches.regenerate(reply, self.window.agent.first_step(self.window.generation_settings()))
 
     def vary(self, reply: Message) -> None:
         """A reply that repeats an earlier version word for word (greedy decoding): regenerate it with sampling
@@ -116,7 +116,7 @@ class MessageActions(QObject):
         window = self.window
         if not window.has_draft:
             window.options.sampling.setChecked(True)
-            self.controller.regenerate(reply, window.generation_settings())
+            self.controller.branches.regenerate(reply, window.generation_settings())
             return
         window.show_notice(self.tr(
             "With an EAGLE-3 draft loaded, OpenVINO GenAI decodes greedily: the same conversation always gets the "
@@ -135,7 +135,7 @@ class MessageActions(QObject):
             disconnect()
             if request.load_id == load_id:
                 window.options.sampling.setChecked(True)
-                self.controller.regenerate(reply, window.generation_settings())
+                self.controller.branches.regenerate(reply, window.generation_settings())
 
         def disconnect(*_args) -> None:
             loads.sig_committed.disconnect(committed)
@@ -146,7 +146,7 @@ class MessageActions(QObject):
 
     @Slot()
     def edit_last(self) -> None:
-        message = self.controller.last_message("user")
+        message = self.controller.branches.last_message("user")
         if message is not None:
             self.start_edit(message)
 
@@ -156,7 +156,7 @@ class MessageActions(QObject):
         if not path or not branches.is_cut(path[-1]):
             self.window.show_notice(self.tr("The last reply is complete: there is nothing to continue."), error=True)
             return
-        self.controller.continue_reply(path[-1], self.window.generation_settings())
+        self.controller.branches.continue_reply(path[-1], self.window.generation_settings())
 
     def start_edit(self, message: Message) -> None:
         """Put ``message`` in the message box to edit; Enter sends it as a new version."""
@@ -190,7 +190,7 @@ class MessageActions(QObject):
                 return
         if self.editing is message:
             self.cancel_edit()
-        self.controller.delete_message(message)
+        self.controller.branches.delete_message(message)
 
     @Slot()
     def focus_search(self) -> None:
@@ -252,7 +252,7 @@ class MessageActions(QObject):
                                             "conversations and the file are as they were.").format(
                 name=path.name, reason=user_error_text(error)), error=True)
             return False
-        self.controller.import_conversation(conversation)
+        self.controller.branches.import_conversation(conversation)
         self.window.statusBar().showMessage(self.tr("Imported “{title}”").format(title=conversation.title), 8000)
         return True
 

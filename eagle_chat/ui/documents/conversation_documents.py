@@ -49,7 +49,7 @@ class ConversationDocuments(QObject):
         self._failures: list[tuple[str, str]] = []  # (path, reason) of the run under way
         self._said_keyword_only = False
         self.model_tokens = ModelTokens()  # the loaded model's tokenizer, for whether whole documents fit
-        self.controller.grounding = self.sources_for
+        self.controller.branches.grounding = self.sources_for
         self.bar.sig_attach.connect(self.choose_files)
         self.bar.sig_detach.connect(self.detach)
         self.bar.sig_stop.connect(self.stop)
@@ -80,7 +80,7 @@ class ConversationDocuments(QObject):
         files = [Path(os.path.abspath(p)) for p in files]
         if not files or self.open_index() is None:
             return False
-        conversation = self.controller.conversation or self.controller.new_conversation()
+        conversation = self.controller.conversation or self.controller.conversations.new_conversation()
         self._queue.append((conversation.id, files))
         self._next_run()
         return True
@@ -95,7 +95,7 @@ class ConversationDocuments(QObject):
         """Let the open conversation's replies answer from the library too (or not)."""
         if self.open_index() is None:
             return
-        conversation = self.controller.conversation or self.controller.new_conversation()
+        conversation = self.controller.conversation or self.controller.conversations.new_conversation()
         self.grounding.use_library(conversation.id, on)
 
     def stop(self) -> None:

@@ -1,19 +1,21 @@
-"""ChatController: owns the worker thread and the conversation state; all cross-thread wiring is here.
+"""ChatController: owns the engine link, the request queue and the open conversation, each an object of its own.
 
-The window asks the controller; the controller hands requests to the worker thread as queued signals;
-chunks and results come back as signals to the controller's slots on the GUI thread, where the
-conversation and the store are updated. Streamed text is buffered and pushed to the views at display rate
-(``RENDER_INTERVAL_MS``), not per token: small models stream 1,000+ tokens/s.
+The window asks the controller; the controller's queue (:class:`RequestQueue`) hands each request a
+:class:`ReplyHandle` and sends it to the worker thread as a queued signal; chunks and results come back as
+signals to the controller's slots on the GUI thread, where the queue finds the reply they are about, the
+handle hears them, and the conversation and the store are updated. Streamed text is buffered and pushed to
+the handle and the views at display rate (``RENDER_INTERVAL_MS``), not per token: small models stream 1,000+
+tokens/s. The conversation list's actions (:class:`ConversationActions`) and the branch operations
+(:class:`BranchActions`) are the controller's other two concerns; its public methods for them delegate.
 """
 
 from __future__ import annotations
 
-import collections
 import itertools
 import logging
 import time
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from eagle_chat.core.generation.engine import (
     GenerationResult,
@@ -22,32 +24,31 @@ from eagle_chat.core.generation.engine import (
 )
 from eagle_chat.core.generation.failure_kinds import CRASHED
 from eagle_chat.core.generation.loaded import LoadedPipeline
-from eagle_chat.core.generation.steps import StepRecord
 from eagle_chat.core.storage.conversation import Conversation, Message
 from eagle_chat.core.storage.reply_marker import ReplyMarker
 from eagle_chat.core.storage.store import ConversationStore
 from eagle_chat.core.serving.backend import UNAVAILABLE
 from eagle_chat.ui.runtime.replies import ReplyInFlight, mark_ended
 from eagle_chat.ui.runtime.branching import BranchActions
-from eagle_chat.ui.runtime.conversation_actions import ConversationActions
+from eagle_chat.ui.runtime.conversation_actions import ConversationActions, ConversationEvents
 from eagle_chat.ui.runtime.live_threads import LIVE_THREADS, track
 from eagle_chat.ui.runtime.next_turn import NextTurnPrefill
-from eagle_chat.ui.runtime.request_queue import RequestQueue
+from eagle_chat.ui.runtime.reply_handle import ReplyHandle
+from eagle_chat.ui.runtime.request_queue import RENDER_INTERVAL_MS, RequestQueue
 from eagle_chat.ui.runtime.engine_link import EngineLink
 from eagle_chat.ui.runtime.worker import RESTART
 
-RENDER_INTERVAL_MS = 66  # ~15 Hz: smooth enough to read, and on a 2-core laptop every repaint is taken from inference
 SAVE_INTERVAL_S = 1.0  # how often the reply in flight is written to disk
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LIVE_THREADS", "ChatController"]  # LIVE_THREADS: every thread started, for leak checks
+__all__ = ["LIVE_THREADS", "RENDER_INTERVAL_MS", "ChatController"]  # LIVE_THREADS: every thread started, for leak checks
 
 
-class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
-    """Send / stop / load / shutdown, the one request queue (window, comparisons and API requests wait in
-    ``queue``, in order, behind ``reply``: one pipeline, one worker) and the current conversation
-    (its branches: :class:`BranchActions`)."""
+class ChatController(QObject):
+    """Send / stop / load / shutdown. It owns the one request queue (``requests``: window replies, comparisons
+    and API requests wait in order behind ``reply``: one pipeline, one worker), the open conversation and the
+    list's actions (``conversations``), and the branch operations (``branches``)."""
 
     sig_state = Signal(str)
     """The engine's state changed: "empty", "loading", "ready" or "generating"."""
@@ -70,25 +71,15 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     sig_reply_text = Signal(Message, str)
     """The reply in flight has new text (at display rate): the Message (None if ephemeral) and all text so far."""
     sig_reply_finished = Signal(Message, GenerationResult)
-    """A reply ended: the Message (None if ephemeral) and the GenerationResult (None if it failed)."""
-    sig_rate_points = Signal(int, str, object)
-    """Live speed: request id, mode, list of (seconds, tokens/s) points since the last batch."""
-    sig_reply_steps = Signal(int, StepRecord)
-    """The reply in flight's steps so far (display rate, just before its sig_reply_text): request id and
-    the StepRecord (the controller's own; read it, do not change it)."""
-    sig_reply_started = Signal(int, str, GenerationSettings)
-    """A reply someone asked for started (a conversation's, a comparison's, an API request's): request id,
-    mode ("speculative"/"baseline") and its GenerationSettings. Never a background one: a listener drawing,
+    """A conversation's reply ended: the Message and the GenerationResult (None if it failed). Any other reply's
+    end is on its ReplyHandle."""
+    sig_reply_started = Signal(ReplyHandle)
+    """A reply someone asked for started to run (a conversation's, a comparison's, an API request's): its
+    ReplyHandle (text, steps, speed and its end are on the handle). Never a background one: a listener drawing,
     timing or recording "the reply" would take the warm start or a prefill for it."""
-    sig_background_started = Signal(int, GenerationSettings)
-    """A background reply started (the warm start, the next-turn prefill): request id and GenerationSettings.
-    It streams nothing to anyone (no sig_reply_text / sig_reply_steps / sig_rate_points) and ends with
-    sig_ephemeral_finished."""
-    sig_ephemeral_finished = Signal(int, GenerationResult)
-    """A reply that is not part of a conversation ended: request id and GenerationResult (None if failed)."""
-
-    sig_job_finished = Signal(int, GenerationResult)
-    """An API request's reply ended: request id and GenerationResult (None if it failed)."""
+    sig_background_started = Signal(ReplyHandle)
+    """A background reply started to run (the warm start, the next-turn prefill): its ReplyHandle. It streams
+    nothing to anyone (no sig_reply_text; its handle no text, steps or speed) and ends on its handle."""
     sig_queue_changed = Signal(int)
     """How many requests wait behind the reply in flight."""
     sig_draft_free_ready = Signal(bool, str)
@@ -98,8 +89,9 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     starting again with the same model (False: nothing is loaded now)."""
     sig_engine_restarted = Signal(LoadedPipeline)
     """The engine host is back with the same model after a crash or a restart: the LoadedPipeline."""
-    sig_engine_hung = Signal(int)
-    """A reply has ignored Stop for seconds: its request id (offer restart_engine())."""
+    sig_engine_hung = Signal(object)
+    """A reply has ignored Stop for seconds: its ReplyHandle (None if it is over already; offer
+    restart_engine())."""
     sig_unloaded = Signal()
     """The model was unloaded (unload()): its engine host ends and its memory goes back to the system."""
 
@@ -107,74 +99,68 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         super().__init__(parent)
         self.store = store
         self.marker = marker  # exists on disk while a reply is generated (crash detection)
-        self.conversation: Conversation | None = None
         self.loaded: LoadedPipeline | None = None
         self.draft_free_loaded = False
         self.state = "empty"
-        self.reply: ReplyInFlight | None = None
-        self.queue: collections.deque[ReplyInFlight] = collections.deque()
-        self._ids = itertools.count(1)
-        self.last_request_id = 0  # the newest request's id, queued or running (request_queue._start sets it)
         self._load_ids = itertools.count(1)
         self._load_id: int | None = None  # the load whose result counts; any other is stale
         self.engine = EngineLink(self, {
             "sig_loaded": self._on_loaded, "sig_load_failed": self._on_load_failed,
-            "sig_draft_free_loaded": self._on_draft_free_loaded, "sig_chunk": self._on_chunk,
-            "sig_steps": self._on_steps, "sig_finished": self._on_finished, "sig_failed": self._on_failed,
+            "sig_draft_free_loaded": self._on_draft_free_loaded,
+            "sig_finished": self._on_finished, "sig_failed": self._on_failed,
             "sig_engine_lost": self._on_engine_lost, "sig_engine_restarted": self._on_engine_restarted,
-            "sig_engine_hung": self.sig_engine_hung})
+            "sig_engine_hung": self._on_engine_hung})
         track(self.engine.generation_thread, self.shutdown)  # an exit that skipped closing must not abort the process
-        self._render_timer = QTimer(self)
-        self._render_timer.setInterval(RENDER_INTERVAL_MS)
-        self._render_timer.timeout.connect(self._flush)
         self._shut_down = False
+        self.requests = RequestQueue(self, self.engine, self)
+        self.engine.connect_worker({"sig_chunk": self.requests.take_chunk, "sig_steps": self.requests.take_steps})
+        for mine, theirs in ((self.requests.sig_error, self.sig_error),
+                             (self.requests.sig_queue_changed, self.sig_queue_changed),
+                             (self.requests.sig_reply_started, self.sig_reply_started),
+                             (self.requests.sig_background_started, self.sig_background_started)):
+            mine.connect(theirs)
+        events = ConversationEvents(
+            error=self.sig_error, conversations_changed=self.sig_conversations_changed,
+            conversation_opened=self.sig_conversation_opened, conversation_touched=self.sig_conversation_touched,
+            path_changed=self.sig_path_changed, message_added=self.sig_message_added, reply_text=self.sig_reply_text)
+        self.conversations = ConversationActions(store, self.requests, events)
+        self.branches = BranchActions(store, self.conversations, self.requests, lambda: self.loaded, events)
         self.next_turn = NextTurnPrefill(self)  # caches the conversation for its next turn after each reply
-        self.grounding = None  # (conversation, context length) -> a reply's document passages (ui.documents)
 
     # --- public API (GUI thread) -----------------------------------------------------------------
     def load(self, spec: PipelineSpec) -> int | None:
         """Build a pipeline in a new engine host; returns the load's id, matched by ``sig_loaded`` /
         ``sig_load_failed``. A load under way is cancelled (its host ended at once) for this one. Refused
         (None) while a reply runs."""
-        self._preempt_background(everything=True)
+        self.requests.preempt_background(everything=True)
         if self.reply is not None or self._shut_down:
             self.sig_error.emit(self.tr("Wait for the reply to finish (or stop it) before loading another model."))
             return None
         if self.state == "loading":
             self.engine.cancel_load()  # the load under way fails as cancelled; this one follows it
         self._load_id = next(self._load_ids)
-        self._set_state("loading")
+        self.set_state("loading")
         self.engine.load(self._load_id, spec)
         return self._load_id
 
-    def send(self, text: str, settings: GenerationSettings) -> bool:
-        """Add the user's message to the open conversation and start the reply. False if refused."""
-        if not self._can_generate():
-            return False
-        if not text.strip():
-            self.sig_error.emit(self.tr("The message is empty; type something to send."))
-            return False
-        conversation = self.conversation if self.conversation is not None else self.new_conversation()
-        if not any(m.role == "user" for m in conversation.messages):
-            conversation.title = conversation.title_from(text)
-        self.store.add_message(conversation, Message("user", text))
-        return self._reply_to_path(conversation, settings)
-
     def run_ephemeral(self, prompt: str | list, settings: GenerationSettings, *, draft_free: bool = False,
-                      background: bool = False, finish: bool = False) -> int | None:
-        """Run a reply that is not stored in any conversation (comparisons). Returns its request id.
+                      background: bool = False, finish: bool = False) -> ReplyHandle | None:
+        """Run a reply that is not stored in any conversation (comparisons): its handle, or None if refused
+        (``sig_error`` says why).
 
         ``draft_free`` runs it on the draft-free reference pipeline (see ``load_draft_free``); a ``background``
-        one (the warm start) keeps the state "ready" and gives way to any request (``_preempt_background``),
-        and a short background one (``finish``) is let run to its end first."""
-        if not self._can_generate():
+        one (the warm start) keeps the state "ready" and gives way to any request (its handle fails as
+        stopped, possibly before this returns: see ``ReplyHandle.ended``), and a short background one
+        (``finish``) is let run to its end first."""
+        if not self.requests.can_generate():
             return None
-        return self._start(prompt, settings, None, draft_free=draft_free, background=background, finish=finish)
+        return self.requests.start(prompt, settings, None, draft_free=draft_free, background=background,
+                                   finish=finish)
 
     def unload(self) -> bool:
         """Unload the model: its engine host ends, so its memory goes back to the system. False if refused
         (a reply runs: stop it first)."""
-        self._preempt_background(everything=True)
+        self.requests.preempt_background(everything=True)
         if self.reply is not None or self._shut_down or self.loaded is None:
             if self.reply is not None:
                 self.sig_error.emit(self.tr("Wait for the reply to finish (or stop it) before unloading the model."))
@@ -184,7 +170,7 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self._load_id = None
         self.loaded, self.draft_free_loaded = None, False
         self.engine.unload()
-        self._set_state("empty")
+        self.set_state("empty")
         self.sig_unloaded.emit()
         return True
 
@@ -200,9 +186,9 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
     def load_draft_free(self) -> bool:
         """Load the target a second time without the draft, for fair comparisons (``sig_draft_free_ready``).
         False if refused now (busy; ``sig_error`` says why): then no ``sig_draft_free_ready`` follows."""
-        if not self._can_generate():
+        if not self.requests.can_generate():
             return False
-        self._set_state("loading")
+        self.set_state("loading")
         self.engine.load_draft_free()
         return True
 
@@ -210,12 +196,13 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         self.draft_free_loaded = False
         self.engine.unload_draft_free()
 
-    def submit_job(self, job) -> int | None:
-        """Queue an API request (core.serving Job; it hears the reply's events): its id, or None if not ready."""
+    def submit_job(self, job) -> ReplyHandle | None:
+        """Queue an API request (core.serving Job; it hears the reply's events, the handle too): its handle, or
+        None if not ready."""
         if self._shut_down or self.state not in ("ready", "generating"):
             return None
-        self._preempt_background()
-        return self._start(job.prompt, job.settings, None, job=job)
+        self.requests.preempt_background()
+        return self.requests.start(job.prompt, job.settings, None, job=job)
 
     def begin_shutdown(self) -> None:
         """Stop any reply and ask the worker to release the pipeline and end its thread; returns at once
@@ -223,9 +210,9 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         if self._shut_down:
             return
         self._shut_down = True
-        for reply in self._replies():  # every reply, the API's too
+        for reply in self.requests.replies():  # every reply, the API's too
             reply.stop.set()
-        self._render_timer.stop()
+        self.requests.stop_rendering()
         if self.state == "loading":  # OpenVINO cannot stop a load: its host is ended instead
             self.engine.cancel_load()
         self.engine.begin_shutdown()  # after the running request, which the stop flag ends within a step
@@ -242,11 +229,11 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         """Stop any reply, release the pipeline on its thread, end the thread and wait for it."""
         self.begin_shutdown()
         self.engine.wait()
-        for reply in self._replies():
+        for reply in self.requests.replies():
             if reply.job is not None:
                 reply.job.on_failed("The server is shutting down.", failure=UNAVAILABLE)  # protocol text: English
             self._save_partial(reply, status="stopped")
-        self.reply, self.queue = None, collections.deque()
+        self.requests.clear()
         mark_ended(self.marker)
 
     # --- worker signals (GUI thread) -----------------------------------------------------------------
@@ -257,13 +244,13 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             return  # a load nobody waits for any more: the worker has it, the window is not told
         self.draft_free_loaded = False  # a new load releases the reference pipeline
         self._load_id = None
-        self._set_state("ready")
+        self.set_state("ready")
         self.sig_loaded.emit(info)
 
     @Slot(bool, str)
     def _on_draft_free_loaded(self, ok: bool, message: str) -> None:
         self.draft_free_loaded = ok
-        self._set_state("ready" if self.loaded else "empty")
+        self.set_state("ready" if self.loaded else "empty")
         if not ok:
             self.sig_error.emit(message)
         self.sig_draft_free_ready.emit(ok, message)
@@ -275,84 +262,60 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
         if load_id != self._load_id:
             return
         self._load_id = None
-        self._set_state("ready" if still_loaded else "empty")
+        self.set_state("ready" if still_loaded else "empty")
         self.sig_load_failed.emit(load_id, message, still_loaded is not None)
-
-    @Slot(int, str, int, float)
-    def _on_chunk(self, request_id: int, text: str, tokens: int, t: float) -> None:
-        reply = self.reply
-        if reply is None or reply.request_id != request_id:
-            return
-        reply.parts.append(text)
-        if reply.live is not None:
-            reply.live.feed(text)
-        reply.tokens = tokens
-        reply.meter.add(t, tokens)
-        if len(reply.meter.times) > 1:
-            reply.pending_points.append((t, reply.meter.rate()))
-        reply.dirty = True
-        if reply.job is not None:
-            reply.job.on_chunk(text, tokens, t)
-
-    @Slot(int, object)
-    def _on_steps(self, request_id: int, steps) -> None:
-        reply = self.reply
-        if reply is not None and reply.request_id == request_id:
-            reply.steps.extend(steps)
-            reply.steps_dirty = True
 
     @Slot(int, object)
     def _on_finished(self, request_id: int, result: GenerationResult) -> None:
-        reply = self._end_reply(request_id)
+        reply = self.requests.end(request_id)
         if reply is None:
             return
         if reply.job is not None:
             reply.job.on_finished(result)
-            self.sig_job_finished.emit(request_id, result)
-            return
-        if reply.message is None:
-            self.sig_ephemeral_finished.emit(request_id, result)
-            return
-        message = reply.message
-        assert reply.live is not None  # a conversation's reply streams into one (_start)
-        reply.live.finish(result, reply.settings, self.loaded.spec if self.loaded else None)
-        message.status = "stopped" if result.stopped else "complete"
-        self.store.update_message(message)
-        if self.conversation is not None and message in self.conversation.messages:
-            self.store.update_conversation(self.conversation)
-        self.sig_reply_finished.emit(message, result)
+        elif reply.message is not None:
+            message = reply.message
+            assert reply.live is not None  # a conversation's reply streams into one (RequestQueue.start)
+            reply.live.finish(result, reply.settings, self.loaded.spec if self.loaded else None)
+            message.status = "stopped" if result.stopped else "complete"
+            self.store.update_message(message)
+            if self.conversation is not None and message in self.conversation.messages:
+                self.store.update_conversation(self.conversation)
+            self.sig_reply_finished.emit(message, result)
+        reply.handle.finish(result)
 
     @Slot(int, str, str, str)
     def _on_failed(self, request_id: int, failure: str, error: str, shown: str) -> None:
         """``failure`` says why (an API client's HTTP status); ``error`` in English (the API's protocol text);
         ``shown`` in the user's language."""
-        reply = self._end_reply(request_id)
+        reply = self.requests.end(request_id)
         if reply is None:
             return
         if reply.job is not None:  # the API client hears it; the window's notice bar stays for the window
             reply.job.on_failed(error, failure=failure)
-            self.sig_job_finished.emit(request_id, None)
-            return
-        if reply.background:  # the warm start or a prefill: nobody asked for it, so nobody is told
+        elif reply.background:  # the warm start or a prefill: nobody asked for it, so nobody is told
             log.warning("a background reply failed: %s", error)
         else:
             self.sig_error.emit(shown)
-        if reply.message is None:
-            self.sig_ephemeral_finished.emit(request_id, None)
-            return
-        assert reply.live is not None  # a conversation's reply streams into one (_start)
-        reply.live.apply()
-        reply.message.status = "interrupted" if failure == CRASHED else "failed"  # kept as far as it got
-        reply.message.error = shown  # the chat shows it under the reply
-        self.store.update_message(reply.message)
-        self.sig_reply_finished.emit(reply.message, None)
+        if reply.message is not None:
+            assert reply.live is not None  # a conversation's reply streams into one (RequestQueue.start)
+            reply.live.apply()
+            reply.message.status = "interrupted" if failure == CRASHED else "failed"  # kept as far as it got
+            reply.message.error = shown  # the chat shows it under the reply
+            self.store.update_message(reply.message)
+            self.sig_reply_finished.emit(reply.message, None)
+        reply.handle.fail(failure, shown)
+
+    @Slot(int)
+    def _on_engine_hung(self, request_id: int) -> None:
+        reply = self.requests.in_flight(request_id)
+        self.sig_engine_hung.emit(reply.handle if reply is not None else None)
 
     @Slot(str, bool)
     def _on_engine_lost(self, message: str, restarting: bool) -> None:
         if not restarting and self._load_id is None:  # nothing is loaded now: the window says so
             self.loaded, self.draft_free_loaded = None, False
             if self.reply is None:
-                self._set_state("empty")
+                self.set_state("empty")
         self.sig_engine_lost.emit(message, restarting)
 
     @Slot(object)
@@ -361,40 +324,71 @@ class ChatController(RequestQueue, ConversationActions, BranchActions, QObject):
             return
         self.loaded, self.draft_free_loaded = info, info.draft_free
         if self.reply is None and self.state == "empty":
-            self._set_state("ready")
+            self.set_state("ready")
         self.sig_engine_restarted.emit(info)
 
-    # --- internals -----------------------------------------------------------------------------------
-    @Slot()
-    def _flush(self, *, final: bool = False) -> None:
-        """Push the reply's news to the views; ``final``: not its text if sig_reply_finished draws it next."""
-        reply = self.reply
-        if reply is None or not reply.dirty or reply.background:  # nobody shows a background reply
-            return
+    # --- the concerns' public API, on the controller for its callers ---------------------------------------
+    @property
+    def reply(self) -> ReplyInFlight | None:
+        """The reply in flight (the queue's)."""
+        return self.requests.reply
+
+    @property
+    def queue(self):
+        """The replies waiting behind it, in order (the queue's)."""
+        return self.requests.waiting
+
+    @property
+    def foreground(self) -> ReplyInFlight | None:
+        return self.requests.foreground
+
+    def is_busy(self) -> bool:
+        return self.requests.foreground is not None or self.state == "loading"
+
+    def stop(self) -> None:
+        self.requests.stop()
+
+    def send(self, text: str, settings: GenerationSettings) -> bool:
+        return self.branches.send(text, settings)
+
+    # --- the queue's owner (RequestQueue calls these) -----------------------------------------------------
+    @property
+    def conversation(self) -> Conversation | None:
+        """The open conversation (``conversations`` owns it)."""
+        return self.conversations.conversation
+
+    def render(self, reply: ReplyInFlight, *, final: bool = False) -> None:
+        """Push what ``reply`` streamed since the last time to its handle and the views, and save a
+        conversation's reply now and then (the queue calls this at display rate and, ``final``, as the reply
+        ends: then a conversation's text is not drawn as streaming once more, sig_reply_finished draws it)."""
         reply.dirty = False
+        handle = reply.handle
         if reply.steps_dirty:
             reply.steps_dirty = False
-            self.sig_reply_steps.emit(reply.request_id, reply.steps)
+            handle.sig_steps.emit(reply.steps)
         if reply.live is not None:
             reply.live.apply()
+        handle.text = reply.live.message.content if reply.live else reply.text
+        handle.sig_text.emit(handle.text)
         if not (final and reply.message is not None):
-            self.sig_reply_text.emit(reply.message, reply.live.message.content if reply.live else reply.text)
+            self.sig_reply_text.emit(reply.message, handle.text)
         if reply.pending_points:
             points, reply.pending_points = reply.pending_points, []
-            self.sig_rate_points.emit(reply.request_id, reply.mode, points)
+            handle.sig_rate_points.emit(points)
         if reply.message is not None and time.monotonic() - reply.last_save >= SAVE_INTERVAL_S:
             self._save_partial(reply, status="streaming")
 
+    def set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.sig_state.emit(state)
+
+    # --- internals -----------------------------------------------------------------------------------
     def _save_partial(self, reply: ReplyInFlight, *, status: str) -> None:
         if reply.message is None:
             return
-        assert reply.live is not None  # a conversation's reply streams into one (_start)
+        assert reply.live is not None  # a conversation's reply streams into one (RequestQueue.start)
         reply.live.apply()
         reply.message.status = status
         self.store.update_message(reply.message)
         reply.last_save = time.monotonic()
-
-    def _set_state(self, state: str) -> None:
-        if state != self.state:
-            self.state = state
-            self.sig_state.emit(state)

@@ -41,10 +41,14 @@ class EngineLink(QObject):
         self.sig_request_unload_draft_free.connect(self.worker.unload_draft_free, queued)
         self.sig_request_generate.connect(self.worker.generate, queued)
         self.sig_request_shutdown.connect(self.worker.shutdown, queued)
-        for name, slot in handlers.items():
-            getattr(self.worker, name).connect(slot, queued)
+        self.connect_worker(handlers)
         self.generation_thread.finished.connect(self.worker.deleteLater)
         self.generation_thread.start()
+
+    def connect_worker(self, handlers: dict[str, Callable | SignalInstance]) -> None:
+        """Queue more of the worker's signals to slots on the GUI thread (bound methods of QObjects there)."""
+        for name, slot in handlers.items():
+            getattr(self.worker, name).connect(slot, Qt.ConnectionType.QueuedConnection)
 
     def load(self, load_id: int, spec) -> None:
         self.worker.wanted_load = load_id  # a load still queued behind it is skipped, not run for nothing

@@ -19,6 +19,7 @@ from eagle_chat.core.serving.records import RequestRecord
 from eagle_chat.core.serving.requests import Limits
 from eagle_chat.core.serving.server import ApiServer, ServerConfig
 from eagle_chat.ui.words.core_text import user_error_text
+from eagle_chat.ui.runtime.reply_handle import ReplyHandle
 from eagle_chat.ui.server.bridge import ControllerBackend
 
 LOG_LINES = 200
@@ -62,8 +63,6 @@ class ServerPanel(QObject):
         bar.addPermanentWidget(self.toggle)
         self.toggle.toggled.connect(self._on_toggled)
         self.controller.sig_reply_started.connect(self._on_reply_started)
-        self.controller.sig_job_finished.connect(
-            lambda request_id, result: window.chart.finish(request_id, result.stats if result is not None else None))
 
     @property
     def url(self) -> str | None:
@@ -116,13 +115,16 @@ class ServerPanel(QObject):
         self.toggle.blockSignals(False)
 
     # --- what the requests do ----------------------------------------------------------------------
-    @Slot(int, str, object)
-    def _on_reply_started(self, request_id: int, mode: str, _settings) -> None:
-        reply = self.controller.reply
-        if reply is None or reply.job is None or reply.request_id != request_id:
+    @Slot(ReplyHandle)
+    def _on_reply_started(self, handle: ReplyHandle) -> None:
+        """An API request's reply draws its own line in the chart, live, with its figures when it ends."""
+        if not handle.api:
             return
+        chart, mode = self.window.chart, handle.mode
         label = self.tr("API · EAGLE-3") if mode == "speculative" else self.tr("API · baseline")
-        self.window.chart.begin(request_id, f"api-{mode}", label)
+        chart.begin(handle, f"api-{mode}", label)
+        handle.sig_rate_points.connect(lambda points: chart.add_points(handle, points))
+        handle.sig_ended.connect(lambda result: chart.finish(handle, result.stats if result is not None else None))
 
     def _on_record(self, record: RequestRecord) -> None:
         self.log.appendPlainText(record.line())

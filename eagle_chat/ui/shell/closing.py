@@ -71,7 +71,7 @@ class WindowCloser(QObject):
         self.waited_for = self._running()
         log.info("closing%s", f", waiting for {', '.join(self.waited_for)}" if self.waited_for else "")
         w.binder.remember_window(w)
-        w.controller.set_system_prompt(w.settings.system_prompt)
+        w.controller.conversations.set_system_prompt(w.settings.system_prompt)
         w.binder.flush()
         w.search.shutdown()
         w.store_watch.stop()

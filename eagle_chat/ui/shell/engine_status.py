@@ -53,8 +53,8 @@ class EngineStatus(QObject):
                                   .format(seconds=info.load_time_ms / 1000), STATUS_MS)
         w.show_state()
 
-    @Slot(int)
-    def _on_hung(self, _request_id: int) -> None:
+    @Slot(object)
+    def _on_hung(self, _handle) -> None:
         self._window.show_notice(
             self.tr("The reply has not stopped although Stop was pressed: the engine does not answer."), error=True,
             action=(self.tr("Restart the engine"), self._window.controller.restart_engine))

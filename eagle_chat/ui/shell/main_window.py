@@ -95,7 +95,7 @@ class MainWindow(QMainWindow):
         self.refresh_conversations()
         last = self.settings.last_conversation_id
         if last is not None and self.controller.store.load_conversation(last) is not None:
-            self.controller.open_conversation(last)
+            self.controller.conversations.open_conversation(last)
         self.store_watch.start()
         self.loads.request(device=device)
 
@@ -179,7 +179,7 @@ class MainWindow(QMainWindow):
         if self.agent.hold(self.send):  # tool use "Required" while the tool servers start (or none is there)
             return
         text = self.prompt.toPlainText()
-        self.controller.set_system_prompt(self.options.system_prompt.toPlainText())
+        self.controller.conversations.set_system_prompt(self.options.system_prompt.toPlainText())
         if self.controller.conversation is None:
             self.new_conversation()
         if self.message_actions.send(text, self.agent.first_step(self.generation_settings())):  # a new message, or an edited one
@@ -224,7 +224,7 @@ class MainWindow(QMainWindow):
 
     def new_conversation(self) -> None:
         self.conversations.clear_search()  # a search left in the box hid the new conversation (it matches nothing)
-        self.controller.new_conversation(self.options.system_prompt.toPlainText())
+        self.controller.conversations.new_conversation(self.options.system_prompt.toPlainText())
         self.prompt.setFocus()  # Ctrl+N, the button or the menu: the next keys are the first message
 
     # --- building ------------------------------------------------------------------------------------
@@ -285,9 +285,9 @@ class MainWindow(QMainWindow):
             (self.send_button.clicked, self.send), (self.prompt.sig_submit, self.send),
             (self.stop_button.clicked, c.stop), (self.prompt.sig_escape, c.stop),
             (self.compare_button.clicked, lambda: self.open_compare()), (self.tune_button.clicked, self.open_tune),
-            (self.conversations.sig_new, self.new_conversation), (self.conversations.sig_open, c.open_conversation),
-            (self.conversations.sig_rename, c.rename_conversation),
-            (self.conversations.sig_delete, c.delete_conversation),
+            (self.conversations.sig_new, self.new_conversation), (self.conversations.sig_open, c.conversations.open_conversation),
+            (self.conversations.sig_rename, c.conversations.rename_conversation),
+            (self.conversations.sig_delete, c.conversations.delete_conversation),
             (self.model_bar.sig_speculative_toggled, lambda _on: self.options.lock_greedy(self.has_draft)),
             (self.options.prefix_cache.clicked, self.set_prefix_cache),
             (self.model_bar.sig_device_changed, self._on_device_changed),

@@ -20,10 +20,9 @@ class ThinkingNote(QObject):
         c.sig_reply_finished.connect(self._on_finished)
         window.loads.sig_committed.connect(self._on_model_changed)
 
-    def _on_started(self, _request_id: int, _mode: str, settings) -> None:
-        reply = self._window.controller.reply
-        if reply is not None and reply.message is not None:  # not a comparison, tuning or background run
-            self._asked = bool(settings.thinking)
+    def _on_started(self, handle) -> None:
+        if handle.message is not None:  # a conversation's reply, not a comparison, tuning or API request
+            self._asked = bool(handle.settings.thinking)
 
     def _on_finished(self, message, result) -> None:
         if message is None:  # a background reply (warm start, next-turn prefill): not the user's

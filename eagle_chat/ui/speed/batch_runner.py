@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Signal
 
 from eagle_chat.core.generation.engine import GenerationResult, GenerationSettings
 from eagle_chat.ui.runtime.controller import ChatController
+from eagle_chat.ui.runtime.reply_handle import ReplyHandle
 
 
 @dataclass(frozen=True)
@@ -27,19 +28,19 @@ class Job:
 class JobResult:
     job: Job
     result: GenerationResult | None
-    request_id: int = 0
+    handle: ReplyHandle | None = None  # the reply it ran as
 
 
 @dataclass
 class _Batch:
     jobs: list[Job]
     results: list[JobResult] = field(default_factory=list)
-    request_id: int | None = None
+    handle: ReplyHandle | None = None  # the job in flight
 
 
 class BatchRunner(QObject):
-    sig_job_started = Signal(int, Job, int)
-    """A job started: its index, the Job, and the controller's request id (to match live chart points)."""
+    sig_job_started = Signal(int, Job, ReplyHandle)
+    """A job was handed to the controller: its index, the Job, and its ReplyHandle (live text, steps, speed)."""
     sig_job_finished = Signal(int, JobResult)
     """A job ended: its index and the JobResult (result None if it failed)."""
     sig_done = Signal(object)
@@ -50,7 +51,6 @@ class BatchRunner(QObject):
         self.controller = controller
         self._batch: _Batch | None = None
         self._cancelled = False
-        controller.sig_ephemeral_finished.connect(self._on_finished)
 
     def is_running(self) -> bool:
         return self._batch is not None
@@ -81,21 +81,24 @@ class BatchRunner(QObject):
         batch = self._batch
         index = len(batch.results)
         job = batch.jobs[index]
-        request_id = self.controller.run_ephemeral(job.prompt, job.settings, draft_free=job.draft_free,
-                                                   background=job.background)
-        if request_id is None:
+        handle = self.controller.run_ephemeral(job.prompt, job.settings, draft_free=job.draft_free,
+                                               background=job.background)
+        if handle is None:
             return False
-        batch.request_id = request_id
-        self.sig_job_started.emit(index, job, request_id)
+        batch.handle = handle
+        self.sig_job_started.emit(index, job, handle)
+        if handle.ended:  # a background job that gave way as it started
+            self._on_ended(handle, handle.result)
+        else:
+            handle.sig_ended.connect(lambda result: self._on_ended(handle, result))
         return True
 
-    @Slot(int, object)
-    def _on_finished(self, request_id: int, result: GenerationResult | None) -> None:
+    def _on_ended(self, handle: ReplyHandle, result: GenerationResult | None) -> None:
         batch = self._batch
-        if batch is None or request_id != batch.request_id:
+        if batch is None or handle is not batch.handle:
             return
         index = len(batch.results)
-        job_result = JobResult(batch.jobs[index], result, request_id)
+        job_result = JobResult(batch.jobs[index], result, handle)
         batch.results.append(job_result)
         self.sig_job_finished.emit(index, job_result)
         failed = result is None

@@ -33,6 +33,7 @@ from eagle_chat.ui.widgets import screen_fit
 from eagle_chat.ui.words import texts
 from eagle_chat.ui.speed.compare_export import export_comparison
 from eagle_chat.ui.runtime.controller import ChatController
+from eagle_chat.ui.runtime.reply_handle import ReplyHandle
 from eagle_chat.ui.speed.acceptance_chart import AcceptanceChart
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
 from eagle_chat.ui.speed.compare_controls import EXACT_PRECISION, CompareControls
@@ -67,19 +68,17 @@ class CompareView(QWidget):
         self.runner.sig_job_started.connect(self._on_job_started)
         self.runner.sig_job_finished.connect(self._on_job_finished)
         self.runner.sig_done.connect(self._on_done)
-        controller.sig_rate_points.connect(self._on_rate_points)
-        controller.sig_reply_text.connect(self._on_reply_text)
-        controller.sig_reply_steps.connect(self._on_reply_steps)
         controller.sig_loaded.connect(self._on_loaded)
         controller.sig_load_failed.connect(self._on_load_failed)
         controller.sig_draft_free_ready.connect(self._on_draft_free_ready)
         self._pending_prompt: str | None = None
         self._running_prompt = ""
         self._live_pane: ComparePane | None = None
-        self._live_request: int | None = None
+        self._live_handle: ReplyHandle | None = None  # the counted run on the stage
         self._live_record = None  # the running job's steps so far
         self._live_k: int | None = None  # K (or tree depth) of the running EAGLE-3 job
-        self._job = (0, 1, 0, 1)  # the running job: index, jobs in all, request id, its new-token limit
+        self._job: tuple[int, int, ReplyHandle | None, int] = (0, 1, None, 1)  # the running job: index, jobs in
+        # all, its handle, its new-token limit
 
     # --- public API ------------------------------------------------------------------------------
     def run(self, prompt: str | None = None) -> bool:
@@ -112,7 +111,7 @@ class CompareView(QWidget):
             if planned.warmup:
                 settings = replace(settings, max_new_tokens=min(base.max_new_tokens, WARMUP_MAX_TOKENS))
             jobs.append(Job(prompt, settings, planned, draft_free=draft_free and planned.mode == "baseline"))
-        self._planned_tokens, self._job = base.max_new_tokens, (0, len(jobs), 0, 1)
+        self._planned_tokens, self._job = base.max_new_tokens, (0, len(jobs), None, 1)
         self._running_prompt = prompt
         self.chart.clear()
         for pane in (self.baseline_pane, self.speculative_pane):
@@ -165,16 +164,19 @@ class CompareView(QWidget):
         return [] if self.comparison is None else export_comparison(self.comparison, self.chart, folder)
 
     # --- slots -------------------------------------------------------------------------------------
-    def _on_job_started(self, index: int, job: Job, request_id: int) -> None:
+    def _on_job_started(self, index: int, job: Job, handle: ReplyHandle) -> None:
         planned: PlannedRun = job.tag
         mode = planned.mode
         name = self.tr("baseline") if mode == "baseline" else "EAGLE-3"
-        self._job = (index, self._job[1], request_id, job.settings.max_new_tokens)
+        self._job = (index, self._job[1], handle, job.settings.max_new_tokens)
+        handle.sig_steps.connect(lambda record: self._on_reply_steps(handle, record))
+        handle.sig_rate_points.connect(lambda points: self._on_rate_points(handle, points))
+        handle.sig_text.connect(lambda text: self._on_reply_text(handle, text))
         if planned.warmup:
             self.summary.setText(self.tr("Warming up {mode} (not counted)…").format(mode=name))
             self.board.running(self.tr("Warming up both modes…"), self._progress(0.0))
             return
-        if self._live_request is None:  # the first counted run: the stage's placeholders go
+        if self._live_handle is None:  # the first counted run: the stage's placeholders go
             self._show_waiting("")
         if mode == "baseline" and not any(self.acceptance.counts):  # not "Warming up…" while runs are counted
             self.acceptance.set_note(self._steps_note())
@@ -183,33 +185,33 @@ class CompareView(QWidget):
         self.board.running(self.tr("Run {run} of {runs} · {mode}").format(
             run=planned.repeat + 1, runs=self.repeats.value(), mode=name), self._progress(0.0))
         self._live_pane = self.baseline_pane if mode == "baseline" else self.speculative_pane
-        self._live_request = request_id
+        self._live_handle = handle
         label = name if mode == "baseline" else f"EAGLE-3 K={job.settings.num_assistant_tokens}"
-        self.chart.begin(request_id, mode, label)
+        self.chart.begin(handle, mode, label)
         self._live_record = None
         self._live_k = max_accepted(job.settings) if mode == "speculative" else None
         if self._live_k is not None:
             self.acceptance.show_steps(None, self._live_k, now=True)
 
-    def _on_reply_steps(self, request_id: int, record) -> None:
-        if request_id == self._job[2] and self.runner.is_running():
+    def _on_reply_steps(self, handle: ReplyHandle, record) -> None:
+        if handle is self._job[2] and self.runner.is_running():
             self.board.running(self.board.headline.text(), self._progress(record.generated / max(1, self._job[3])))
-        if self._live_pane is not None and request_id == self._live_request:
+        if self._live_pane is not None and handle is self._live_handle:
             self._live_record = record
             if self._live_k is not None:
                 self.acceptance.show_steps(record, self._live_k)
 
-    def _on_rate_points(self, request_id: int, mode: str, points) -> None:
-        self.chart.add_points(request_id, points)
-        if request_id == self._live_request and self._live_pane is not None and points:
-            self.board.show_rate(mode, points[-1][1])
+    def _on_rate_points(self, handle: ReplyHandle, points) -> None:
+        self.chart.add_points(handle, points)
+        if handle is self._live_handle and self._live_pane is not None and points:
+            self.board.show_rate(handle.mode, points[-1][1])
 
-    def _on_reply_text(self, message, text: str) -> None:
-        if message is None and self._live_pane is not None and self.runner.is_running():
+    def _on_reply_text(self, handle: ReplyHandle, text: str) -> None:
+        if handle is self._job[2] and self._live_pane is not None and self.runner.is_running():
             self._live_pane.show_reply(text, self._live_record)
 
     def _on_job_finished(self, index: int, job_result) -> None:
-        self.chart.finish(job_result.request_id, job_result.result.stats if job_result.result is not None else None)
+        self.chart.finish(job_result.handle, job_result.result.stats if job_result.result is not None else None)
         planned = job_result.job.tag
         if job_result.result is not None and not planned.warmup:
             pane = self.baseline_pane if planned.mode == "baseline" else self.speculative_pane
@@ -223,7 +225,7 @@ class CompareView(QWidget):
     def _on_done(self, results) -> None:
         runs = [ComparisonRun(r.job.tag.position, r.job.tag.mode, r.job.tag.repeat, r.job.tag.warmup,
                               r.result.stats, r.result.text) for r in results if r.result is not None]
-        self._live_request = None
+        self._live_handle = None
         self._show_waiting("")
         if not all(any(r.mode == mode and not r.warmup for r in runs) for mode in ("baseline", "speculative")):
             self._sync_buttons()

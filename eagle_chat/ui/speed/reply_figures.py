@@ -14,7 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from eagle_chat.core.generation import speculation
-from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.ui.runtime.reply_handle import ReplyHandle
 from eagle_chat.ui.speed.speed_chart import MAX_SERIES
 from eagle_chat.ui.words import method_texts, texts
 from eagle_chat.ui.words.i18n import translate
@@ -33,10 +33,9 @@ class ReplyFigures(QObject):
         super().__init__(window)
         self.chart, self.label, self.controller = window.chart, window.stats_label, window.controller
         self._conversation_id: int | None = None
-        self._lines: dict[object, int] = {}  # request id (or a stored reply's key) -> message id, on the chart
+        self._lines: dict[object, int] = {}  # a reply's handle (or a stored reply's key) -> message id, on the chart
         c = self.controller
         c.sig_reply_started.connect(self._on_started)
-        c.sig_rate_points.connect(lambda request_id, _mode, points: self.chart.add_points(request_id, points))
         c.sig_reply_finished.connect(self._on_finished)
         c.sig_path_changed.connect(self._on_path_changed)
         c.sig_conversation_opened.connect(self._on_opened)
@@ -49,15 +48,16 @@ class ReplyFigures(QObject):
         self.label.setToolTip(text if stats is not None else "")
 
     # --- slots ---------------------------------------------------------------------------------------
-    def _on_started(self, request_id: int, mode: str, settings: GenerationSettings) -> None:
-        reply = self.controller.reply
-        if reply is None or reply.message is None or reply.request_id != request_id:
+    def _on_started(self, handle: ReplyHandle) -> None:
+        if handle.message is None:
             return  # comparisons, tuning and API requests chart elsewhere; a prefill draws nothing
-        self._lines[request_id] = reply.message.id
+        self._lines[handle] = handle.message.id
         # The line is named by the method pinned, else by the mode ("EAGLE-3", "baseline"); when the reply ends,
         # by the method it ran with
+        mode, settings, chart = handle.mode, handle.settings, self.chart
         pinned = mode == "speculative" and settings.method not in (speculation.AUTO, speculation.OFF)
-        self.chart.begin(request_id, mode, method_texts.name(settings.method) if pinned else None)
+        chart.begin(handle, mode, method_texts.name(settings.method) if pinned else None)
+        handle.sig_rate_points.connect(lambda points: chart.add_points(handle, points))
 
     def _on_finished(self, message, result) -> None:
         key = next((k for k, m in self._lines.items() if message is not None and m == message.id), None)

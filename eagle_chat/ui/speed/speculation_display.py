@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QAbstractButton
 
 from eagle_chat.core.generation import outlook, speculation
 from eagle_chat.core.generation.engine import GenerationSettings
+from eagle_chat.ui.runtime.reply_handle import ReplyHandle
 from eagle_chat.ui.speed.method_pin import MethodPin
 from eagle_chat.ui.words import texts
 
@@ -52,7 +53,7 @@ class SpeculationDisplay(QObject):
         self.drafted_action.toggled.connect(self._on_drafted)
         self.outlook: outlook.Outlook | None = None
         self._agent = None  # the agent mode (AgentLoop), built after this: see follow_agent
-        self._live: tuple[int, int] | None = None  # (request id, K) of the conversation reply in flight
+        self._live: tuple[ReplyHandle, int] | None = None  # (handle, K) of the conversation reply in flight
         self._live_method: str | None = None  # the method pinned for it (None: chosen as it starts)
         self._line_timer = QTimer(self)  # facts change in bursts (a load sets several): one refresh after
         self._line_timer.setSingleShot(True)
@@ -60,7 +61,6 @@ class SpeculationDisplay(QObject):
         self._line_timer.timeout.connect(self.refresh_line)
         c = self.controller
         c.sig_reply_started.connect(self._on_started)
-        c.sig_reply_steps.connect(self._on_steps)
         c.sig_reply_finished.connect(self._on_finished)
         c.sig_conversation_opened.connect(self._on_opened)
         c.sig_path_changed.connect(self._on_path_changed)  # a branch switch or a delete shows another reply
@@ -106,21 +106,22 @@ class SpeculationDisplay(QObject):
         self.tint.set_enabled(on)
         self.window.binder.update(show_drafted_tokens=on)
 
-    def _on_started(self, request_id: int, mode: str, settings: GenerationSettings) -> None:
-        reply = self.controller.reply
-        if reply is None or reply.message is None or reply.request_id != request_id:
+    def _on_started(self, handle: ReplyHandle) -> None:
+        settings = handle.settings
+        if handle.message is None:
             return  # comparisons and tuning show their own figures
-        if mode != "speculative":
+        if handle.mode != "speculative":
             self._live = None
             self.acceptance.show_steps(None, max_accepted(settings), now=True)
             return
-        self._live = (request_id, max_accepted(settings))
+        self._live = (handle, max_accepted(settings))
         self._live_method = None if settings.method == speculation.AUTO else settings.method  # a pin: known now
-        self.tint.set_live(reply.message.id, reply.steps)
-        self.acceptance.show_steps(reply.steps, self._live[1], now=True, method=self._live_method)
+        self.tint.set_live(handle.message.id, handle.steps)
+        self.acceptance.show_steps(handle.steps, self._live[1], now=True, method=self._live_method)
+        handle.sig_steps.connect(lambda record: self._on_steps(handle, record))
 
-    def _on_steps(self, request_id: int, record) -> None:
-        if self._live is not None and self._live[0] == request_id:
+    def _on_steps(self, handle: ReplyHandle, record) -> None:
+        if self._live is not None and self._live[0] is handle:
             self.acceptance.show_steps(record, self._live[1], method=self._live_method)
 
     def _on_finished(self, message, result) -> None:

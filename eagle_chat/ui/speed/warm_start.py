@@ -30,6 +30,7 @@ from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.core.generation.metrics import GenerationStats
 from eagle_chat.core.measure.preflight import cache_blobs
 from eagle_chat.ui.runtime.controller import ChatController
+from eagle_chat.ui.runtime.reply_handle import ReplyHandle
 from eagle_chat.ui.speed.batch_runner import BatchRunner, Job
 from eagle_chat.core.generation.loaded import LoadedPipeline
 
@@ -58,7 +59,8 @@ class WarmStart(QObject):
         self._blobs_before: dict[str, int] | None = None
         controller.sig_state.connect(self._on_state)
         controller.sig_loaded.connect(self._on_loaded)
-        controller.sig_ephemeral_finished.connect(lambda _id, result: self._note(result))
+        controller.sig_reply_started.connect(self._follow)
+        controller.sig_background_started.connect(self._follow)
         controller.sig_reply_finished.connect(lambda _message, result: self._note(result))
 
     # --- public API ------------------------------------------------------------------------------------
@@ -109,6 +111,12 @@ class WarmStart(QObject):
 
     def _on_done(self, results) -> None:
         self.warmup_runs = [r.result.stats for r in results if r.result is not None and not r.result.stopped]
+
+    def _follow(self, handle: ReplyHandle) -> None:
+        """A reply that is no conversation's and no API request's (a comparison, tuning, the warm start, a
+        prefill): its result counts too (a conversation's is heard on sig_reply_finished)."""
+        if handle.message is None and not handle.api:
+            handle.sig_finished.connect(self._note)
 
     def _note(self, result) -> None:
         if result is None or result.stopped or result.stats.mode in self.ran or not self.controller.loaded:

@@ -169,11 +169,11 @@ class AgentLoop(QObject):
             self.hub.close()
 
     # --- the loop ----------------------------------------------------------------------------------------
-    @Slot(int, str, object)
-    def _on_reply_started(self, _request_id: int, _mode: str, settings) -> None:
+    @Slot(object)
+    def _on_reply_started(self, handle) -> None:
         """A reply started without the tools first_step offered (that request was refused, or another kind
         of reply runs): the offer is void, so its end cannot start a loop."""
-        if self._first is not None and settings.tools != self._first[3]:
+        if self._first is not None and handle.settings.tools != self._first[3]:
             self._first = None
 
     @Slot(object, object)
@@ -296,7 +296,7 @@ class AgentLoop(QObject):
         offer = agent.step_offer(run["mode"], run["step"], run["tools"])
         settings = dataclasses.replace(run["settings"], tools=offer.tools, constraint=offer.constraint)
         run["resumed"] = time.monotonic()
-        if not self.controller.next_tool_step(message, settings):
+        if self.controller.branches.next_tool_step(message, settings) is None:
             self._run = None
 
     # --- helpers -----------------------------------------------------------------------------------------

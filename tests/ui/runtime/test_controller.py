@@ -55,9 +55,11 @@ def test_a_controller_alone_loads_answers_queues_stops_and_shuts_down(qtbot, con
         c.stop()
     message, result = stopped.args
     assert message.status == "stopped" and result.stopped and result.stats.generated_tokens < 2000
-    with qtbot.waitSignal(c.sig_ephemeral_finished, timeout=REPLY_TIMEOUT_MS) as ran:  # free again
-        request_id = c.run_ephemeral("def parse(text):", GenerationSettings(max_new_tokens=8))
-    assert ran.args[0] == request_id and isinstance(ran.args[1], GenerationResult) and c.state == "ready"
+    handle = c.run_ephemeral("def parse(text):", GenerationSettings(max_new_tokens=8))  # free again
+    assert handle is not None and handle.message is None and not handle.background
+    with qtbot.waitSignal(handle.sig_ended, timeout=REPLY_TIMEOUT_MS) as ran:  # the reply's own handle hears it
+        pass
+    assert isinstance(ran.args[0], GenerationResult) and ran.args[0] is handle.result and c.state == "ready"
 
     c.shutdown()
     assert c.shutting_down and c.shut_down() and not c.engine.is_running()
