@@ -210,7 +210,7 @@ def test_engine_failures_reach_clients_without_the_machines_paths():
 # --- lenient with legitimate clients -----------------------------------------------------------------------
 def test_current_openai_fields_that_change_nothing_here_are_accepted():
     request = chat(prompt_cache_key="k", safety_identifier="s", user="u", store=False, metadata={"a": "b"},
-                   service_tier="auto", seed=1, prediction={"type": "content", "content": "x"},
+                   service_tier="auto", prediction={"type": "content", "content": "x"},
                    prompt_cache_retention="24h", prompt_cache_options={"ttl": "30m"}, parallel_tool_calls=False,
                    modalities=["text"], verbosity="medium", tools=[], tool_choice="none", functions=[],
                    stream=True, stream_options={"include_usage": True, "include_obfuscation": False},

@@ -357,10 +357,9 @@ class ChatController(QObject):
         """The open conversation (``conversations`` owns it)."""
         return self.conversations.conversation
 
-    def render(self, reply: ReplyInFlight, *, final: bool = False) -> None:
+    def render(self, reply: ReplyInFlight) -> None:
         """Push what ``reply`` streamed since the last time to its handle and the views, and save a
-        conversation's reply now and then (the queue calls this at display rate and, ``final``, as the reply
-        ends: then a conversation's text is not drawn as streaming once more, sig_reply_finished draws it)."""
+        conversation's reply now and then (the queue calls this at display rate and as the reply ends)."""
         reply.dirty = False
         handle = reply.handle
         if reply.steps_dirty:
@@ -370,8 +369,7 @@ class ChatController(QObject):
             reply.live.apply()
         handle.text = reply.live.message.content if reply.live else reply.text
         handle.sig_text.emit(handle.text)
-        if not (final and reply.message is not None):
-            self.sig_reply_text.emit(reply.message, handle.text)
+        self.sig_reply_text.emit(reply.message, handle.text)
         if reply.pending_points:
             points, reply.pending_points = reply.pending_points, []
             handle.sig_rate_points.emit(points)

@@ -50,7 +50,7 @@ class QueueOwner(Protocol):
     @property
     def shutting_down(self) -> bool: ...
     def set_state(self, state: str) -> None: ...
-    def render(self, reply: ReplyInFlight, *, final: bool = False) -> None: ...
+    def render(self, reply: ReplyInFlight) -> None: ...
 
 
 class RequestQueue(QObject):
@@ -129,7 +129,7 @@ class RequestQueue(QObject):
         reply = self.in_flight(request_id)
         if reply is None:
             return None
-        self.render_now(final=True)
+        self.render_now()
         self._next()
         return reply
 
@@ -207,12 +207,11 @@ class RequestQueue(QObject):
         self.reply, self.waiting = None, collections.deque()
 
     @Slot()
-    def render_now(self, *, final: bool = False) -> None:
-        """Have the owner render the reply in flight if it has news (and someone asked for it); ``final``:
-        it has just ended."""
+    def render_now(self) -> None:
+        """Have the owner render the reply in flight if it has news (and someone asked for it)."""
         reply = self.reply
         if reply is not None and reply.dirty and not reply.background:  # nobody shows a background reply
-            self._owner.render(reply, final=final)
+            self._owner.render(reply)
 
     def _next(self) -> None:
         """The reply in flight is over: the next one runs, or the engine is free."""
