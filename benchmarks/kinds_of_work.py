@@ -1,6 +1,7 @@
 """Kinds of work × speculative methods, on the tiny pairs and the speed-demo pair (f32, greedy).
 
     python benchmarks/kinds_of_work.py [--pairs bundled,d2t,speed-demo] [--speed-demo DIR] [--max-new-tokens 160]
+                                       [--models DIR]
 
 For each pair, each kind of work (prose, code, code edit of pasted code, a document-grounded answer, a
 tool-result summary, Chinese) and each method (plain, EAGLE-3, prompt lookup; K 3 and 5, the better kept —
@@ -9,7 +10,9 @@ and whether every reply equals the plain reply token for token. Then a mixed wor
 document Q&A session, a code-edit session, a chat, interleaved) is run with the automatic choice (a fresh
 record: it learns during the workload) and with each fixed method, in alternating order, twice; the overall
 tok/s of each is printed with auto's ratio to the best fixed method. The speed-demo pair is built into a
-temporary folder unless --speed-demo names one (tools/build_speed_demo.py writes it).
+temporary folder unless --speed-demo names one (tools/build_speed_demo.py writes it). --models reads the tiny
+pairs from another folder laid out as tests/models (e.g. a rebuild by tools/build_tiny_models.py --out DIR,
+with the reduced-vocabulary pair in DIR/d2t), to measure new models before they are installed.
 """
 
 from __future__ import annotations
@@ -114,11 +117,13 @@ def main() -> None:
     parser.add_argument("--pairs", default="bundled,d2t,speed-demo")
     parser.add_argument("--speed-demo", type=Path)
     parser.add_argument("--max-new-tokens", type=int, default=160)
+    parser.add_argument("--models", type=Path, default=MODELS, help="the tiny pairs' folder (default tests/models)")
     args = parser.parse_args()
+    models = args.models
     from eagle_chat.core.generation.engine import Engine, PipelineSpec
 
-    pairs = {"bundled": (MODELS / "tiny-qwen3", MODELS / "tiny-qwen3-eagle3"),
-             "d2t": (MODELS / "d2t" / "tiny-qwen3", MODELS / "d2t" / "tiny-qwen3-eagle3")}
+    pairs = {"bundled": (models / "tiny-qwen3", models / "tiny-qwen3-eagle3"),
+             "d2t": (models / "d2t" / "tiny-qwen3", models / "d2t" / "tiny-qwen3-eagle3")}
     if "speed-demo" in args.pairs:
         if args.speed_demo is None:
             from eagle_chat.core.models.speed_demo import build_speed_demo

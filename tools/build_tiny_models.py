@@ -12,10 +12,17 @@ Produces, under ``--out`` (``tests/models`` in the repo):
                                  to test the app's own draft-export code path.
 
 Steps: byte-level BPE tokenizer trained on the CPython standard library sources (+ Debian license texts
-when present), ChatML template honouring ``enable_thinking`` like Qwen3's; target pre-trained on that
-corpus mixed with ChatML samples (user asks for a stdlib function, assistant answers with its code);
+when present, + the Chinese of the zh_CN gettext catalogues in /usr/share/locale and CPython's cjkencodings
+test texts), ChatML template honouring ``enable_thinking`` like Qwen3's, with Qwen3's tools branch; target
+pre-trained on that corpus mixed with ChatML samples: a user asks for a stdlib function and the assistant
+answers with its code; a user pastes stdlib code and asks for a small change (add a docstring, rename a
+variable, add a return annotation, fix a typo) and the assistant answers with the whole code again carrying
+it; document Q&A whose answer quotes lines of a source in the prompt; tool exchanges in Qwen3's tools
+template (``<tool_call>`` JSON, ``<tool_response>`` results from the corpus — grep hits, file lines, folder
+listings, document hits — and a summary quoting them); Chinese chats (translating the catalogues' messages);
 draft head distilled on the target's own hidden states (layers 2, 5, 7: the layers OpenVINO GenAI picks
-for a 10-layer target) with training-time test; both exported with ``optimum-cli export openvino``. Like
+for a 10-layer target) with training-time test, on corpus, ChatML and the target's own continuations of
+prompts of every kind above; both exported with ``optimum-cli export openvino``. Like
 real EAGLE-3 heads (AngelSlim's draft over 32,000 of Qwen3's 151,936 tokens), the head drafts over a reduced
 vocabulary, the ``--draft-vocab`` most frequent tokens of its training data plus the special tokens, mapped
 by ``d2t`` (target_id = draft_id + d2t[draft_id]) and ``t2d`` (bool mask over the target vocabulary). The
@@ -60,6 +67,18 @@ does not pull a CUDA build; uninstall torchvision if something drags it in):
     optimum==2.3.0, optimum-intel==2.2.0, nncf==3.4.0, openvino==2026.4.1, openvino-genai==2026.4.1.0,
     openvino-tokenizers==2026.4.1.0, huggingface-hub==1.21.0 (>=1.5,<1.22), diffusers==0.39.0 (<0.40),
     einops==0.8.2, numpy==2.4.6 (Python 3.11.7).
+
+Not yet achieved (2026-12-07): the copy-heavy samples were added so that the target learns to copy from its
+prompt in chat form (issue 36), but a target trained with them for the default 900 steps (train loss 7.9 ->
+3.3) still does not copy: asked to show a pasted module again with a docstring, or to quote a source, none of
+its reply's 4-grams come from the prompt; 300 more steps on code-edit and document samples alone, or 250 on
+spans repeated three times, did not form the copying (induction) either. This version, full-vocabulary head
+(``--draft-vocab 3072``), idle machine: build 20.3 min; 11,027 ChatML samples (2,976 code edit, 1,493
+document, 1,487 tool, 1,500 Chinese), 2.65M corpus + 3.61M ChatML tokens; target train loss 7.97 -> 3.32,
+held-out 8.04 -> 3.51; draft 0.48M params, loss 29.0 -> 14.3, top-1 agreement 0.55 .. 0.51 over TTT steps
+1..5; --verify PASS, 8/8 identical, acceptance 61.0 % mean (40-94 % per prompt), 58.0 % pooled. Not
+installed in tests/models. The figures below are of the earlier version of this script (no copy-heavy
+samples, 256-token windows, 600 target steps).
 
 Observed on the development machine (2 cores, no GPU, seed 0, defaults, 2026-12-01, load average 9-18 from
 other jobs): build 22.7 min, and 42.8 min for a second build started while the machine was busier (12.7 min
@@ -212,9 +231,14 @@ DRAFT_INTERMEDIATE = 256
 # real EAGLE-3 heads (AngelSlim: 32,000 of Qwen3's 151,936), so GenAI's d2t mapping is exercised:
 # target_id = draft_id + d2t[draft_id].
 DRAFT_VOCAB_SIZE = 1024
-SEQ_LEN = 256
-BATCH_SIZE = 16
-DRAFT_BATCH_SIZE = 8
+# 512-token windows (8 a batch: the 4,096 tokens a step of the earlier 16 x 256): a code edit's pasted code
+# and its copy in the answer (~600 tokens together) mostly fit in one window, so the target learns to copy
+# across the distances a real edit asks for.
+SEQ_LEN = 512
+BATCH_SIZE = 8
+DRAFT_BATCH_SIZE = 4
+# Target data: ChatML (functions asked for, code edits, document answers, tool exchanges, Chinese) and corpus.
+TARGET_MIX = [0.6, 0.4]
 # Draft data: ChatML, plain corpus, the target's own continuations.
 DRAFT_MIX = [0.25, 0.25, 0.5]
 
@@ -348,12 +372,19 @@ def _lower_first(s: str) -> str:
 def _compiled_chat_template():
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    return ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True).from_string(CHAT_TEMPLATE)
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    # As transformers (and GenAI's minja) render it: no HTML escaping, keys in their order, non-ASCII kept.
+    env.filters["tojson"] = lambda x, ensure_ascii=False, indent=None, separators=None, sort_keys=False: json.dumps(
+        x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+    return env.from_string(CHAT_TEMPLATE)
 
 
-def render_chat(messages: list[dict], add_generation_prompt: bool, enable_thinking: bool | None) -> str:
+def render_chat(messages: list[dict], add_generation_prompt: bool, enable_thinking: bool | None,
+                tools: list[dict] | None = None) -> str:
     """Render ``messages`` with CHAT_TEMPLATE as transformers does (sandboxed Jinja, trim/lstrip blocks)."""
     kwargs = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
+    if tools:
+        kwargs["tools"] = tools
     return _compiled_chat_template().render(messages=messages, add_generation_prompt=add_generation_prompt,
                                             **kwargs)
 
@@ -409,6 +440,336 @@ def make_chat_samples(functions: list[FunctionSnippet], rng: random.Random) -> l
             text = prompt + reply + f"{IM_END}\n"
             messages.append({"role": "assistant", "content": reply})
         samples.append(text)
+    return samples
+
+
+# --- copy-heavy work: code edits of pasted code, document answers that quote, tool exchanges, Chinese ------
+# The target must learn to *copy from its prompt* in chat form, as a real model does when it shows pasted code
+# again with a small change, quotes a document or sums up a tool result: that is where prompt lookup decoding
+# pays, and without such samples the tiny target (asked to show a pasted module again with a docstring added)
+# wrote something else, so the pairs could not show it.
+
+EDIT_ASKS = {
+    "docstring": ["Show it again with a docstring added.", "Add a docstring to this function.",
+                  "Please add a docstring and show the whole code.", "Can you document this with a docstring?"],
+    "rename": ["Rename `{old}` to `{new}`.", "Show it again with `{old}` renamed to `{new}`.",
+               "Please rename the variable `{old}` to `{new}` everywhere."],
+    "hint": ["Add type hints.", "Show it again with a return type hint.", "Add a return annotation to `{name}`."],
+    "fix": ["Fix the typo on line {line}.", "There is a typo in this code; fix it.",
+            "This does not run: `{bad}`. Fix it and show the code again."],
+}
+EDIT_INTROS = {
+    "docstring": ["", "Here is the code with a docstring added:\n\n", "Sure, with a docstring:\n\n"],
+    "rename": ["", "Here it is with `{old}` renamed to `{new}`:\n\n", "Renamed:\n\n"],
+    "hint": ["", "Here it is with the annotation added:\n\n", "With type hints:\n\n"],
+    "fix": ["", "The typo was `{bad}`. Here is the fixed code:\n\n", "Fixed:\n\n"],
+}
+_IDENT = re.compile(r"\b[a-z_][a-z0-9_]{2,}\b")
+_KEYWORD_TYPOS = {"return": "retrun", "self.": "slef.", "import": "imoprt", "raise": "riase", "while": "whlie",
+                  "except": "excpet", "lambda": "lamdba", "yield": "yeild"}
+_NEW_NAMES = ["value", "item", "result", "data", "count", "text", "entry", "total", "current", "node"]
+
+
+def code_chunks(code_texts: list[tuple[Path, str]], rng: random.Random, n: int) -> list[str]:
+    """``n`` line-aligned chunks (8-45 lines, 200-1,600 characters) of stdlib sources, each starting on a
+    ``def``/``class`` line or anywhere (as a user pastes the part they are working on)."""
+    chunks: list[str] = []
+    tries = 0
+    while len(chunks) < n and tries < 50 * n:
+        tries += 1
+        _, text = rng.choice(code_texts)
+        lines = text.splitlines()
+        if len(lines) < 20:
+            continue
+        starts = [i for i, line in enumerate(lines) if line.lstrip().startswith(("def ", "class "))]
+        start = rng.choice(starts) if starts and rng.random() < 0.7 else rng.randrange(len(lines) - 10)
+        chunk = textwrap.dedent("\n".join(lines[start:start + rng.randint(8, 45)])).strip("\n")
+        if 200 <= len(chunk) <= 1600 and chunk.isascii() and "```" not in chunk:
+            chunks.append(chunk)
+    return chunks
+
+
+def _docstring_for(def_line: str) -> str:
+    """A one-line docstring made from a function's name ("parse_header" -> "Parse header.")."""
+    m = re.match(r"\s*(?:async\s+)?def\s+(\w+)", def_line)
+    words = (m.group(1) if m else "this").strip("_").replace("_", " ") or "helper"
+    return f'"""{words[:1].upper() + words[1:]}."""'
+
+
+def edit_code(code: str, kind: str, rng: random.Random) -> tuple[str, str, dict] | None:
+    """(code shown to the user, code of the answer, fields for the ask) for one kind of small change, or None
+    when this code offers no place for it. The answer repeats the whole code with the change."""
+    lines = code.splitlines()
+    defs = [i for i, line in enumerate(lines) if re.match(r"\s*(?:async\s+)?def \w+\(.*\):\s*$", line)]
+    if kind == "docstring":
+        bare = [i for i in defs if i + 1 < len(lines) and not lines[i + 1].strip().startswith(('"""', "'''", 'r"""'))]
+        if not bare:
+            return None
+        i = bare[0]
+        indent = re.match(r"\s*", lines[i]).group(0) + "    "
+        return code, "\n".join(lines[:i + 1] + [indent + _docstring_for(lines[i])] + lines[i + 1:]), {}
+    if kind == "rename":
+        counts: dict[str, int] = {}
+        for name in _IDENT.findall(code):
+            counts[name] = counts.get(name, 0) + 1
+        names = sorted(n for n, c in counts.items() if c >= 2 and n not in _KEYWORDS)
+        if not names:
+            return None
+        old = rng.choice(names)
+        new = rng.choice([n for n in _NEW_NAMES if n not in counts] or ["renamed"])
+        return code, re.sub(rf"\b{old}\b", new, code), {"old": old, "new": new}
+    if kind == "hint":
+        plain = [i for i in defs if "->" not in lines[i]]
+        if not plain:
+            return None
+        i = plain[0]
+        name = re.search(r"def (\w+)", lines[i]).group(1)
+        annotation = "None" if "return " not in code else rng.choice(["object", "bool", "str", "int"])
+        changed = re.sub(r"\):\s*$", f") -> {annotation}:", lines[i])
+        return code, "\n".join(lines[:i] + [changed] + lines[i + 1:]), {"name": name}
+    # fix: the user's code carries a typo that the answer corrects
+    spots = [(i, word) for i, line in enumerate(lines) for word in _KEYWORD_TYPOS if word in line]
+    if not spots:
+        return None
+    i, word = rng.choice(spots)
+    broken = lines[i].replace(word, _KEYWORD_TYPOS[word], 1)
+    shown = "\n".join(lines[:i] + [broken] + lines[i + 1:])
+    return shown, code, {"line": i + 1, "bad": broken.strip()}
+
+
+_KEYWORDS = {"def", "class", "return", "self", "import", "from", "for", "while", "if", "elif", "else", "try",
+             "except", "finally", "with", "not", "and", "None", "True", "False", "lambda", "yield", "raise",
+             "pass", "break", "continue", "global", "nonlocal", "assert", "del", "async", "await", "cls"}
+
+
+def make_edit_samples(chunks: list[str], rng: random.Random) -> list[str]:
+    """Code-edit conversations: the user pastes code and asks for a small change; the assistant answers with
+    the whole code again carrying it (long spans copied from the prompt)."""
+    samples = []
+    for chunk in chunks:
+        kinds = ["docstring", "rename", "hint", "fix"]
+        rng.shuffle(kinds)
+        edited = next(((k, e) for k in kinds if (e := edit_code(chunk, k, rng))), None)
+        if edited is None:
+            continue
+        kind, (shown, answer_code, fields) = edited
+        ask = rng.choice(EDIT_ASKS[kind]).format(**fields)
+        pasted = f"```python\n{shown}\n```"
+        user = rng.choice([f"Here is my code:\n{pasted}\n{ask}", f"{ask}\n\n{pasted}", f"{pasted}\n\n{ask}"])
+        messages = [{"role": "system", "content": rng.choice(SYSTEM_PROMPTS)}] if rng.random() < 0.3 else []
+        messages.append({"role": "user", "content": user})
+        thinking = rng.random() < 0.5
+        reply = rng.choice(EDIT_INTROS[kind]).format(**fields) + f"```python\n{answer_code}\n```"
+        if thinking:
+            reply = f"{THINK_OPEN}\nThe user wants the code back with one change. I will repeat it.\n{THINK_CLOSE}\n\n" + reply
+        samples.append(render_chat(messages, True, thinking) + reply + f"{IM_END}\n")
+    return samples
+
+
+def passages_from(code_texts: list[tuple[Path, str]], prose_texts: list[tuple[Path, str]], rng: random.Random,
+                  zh: list[str]) -> tuple[str, str]:
+    """(name, passage) of 150-600 characters: a piece of a stdlib module, a license text or Chinese text."""
+    pick = rng.random()
+    if pick < 0.15 and zh:
+        start = rng.randrange(max(1, len(zh) - 8))
+        return "说明.txt", "\n".join(zh[start:start + rng.randint(3, 8)])[:600]
+    path, text = rng.choice(prose_texts if pick < 0.5 and prose_texts else code_texts)
+    start = rng.randrange(max(1, len(text) - 600))
+    start = text.rfind("\n", 0, start) + 1
+    piece = text[start:start + rng.randint(150, 600)]
+    return path.name, piece[:piece.rfind("\n")] if "\n" in piece[40:] else piece
+
+
+def make_document_samples(code_texts, prose_texts, zh: list[str], rng: random.Random, n: int) -> list[str]:
+    """Document Q&A: sources in the system prompt (as the app's document answers put them) or pasted by the
+    user; the question names a word of one source, the answer quotes the lines that hold it."""
+    samples = []
+    for _ in range(n):
+        sources = [passages_from(code_texts, prose_texts, rng, zh) for _ in range(rng.randint(1, 3))]
+        k = rng.randrange(len(sources))
+        lines = [line for line in sources[k][1].splitlines() if len(line.strip()) > 12]
+        if not lines:
+            continue
+        at = rng.randrange(len(lines))
+        quote = "\n".join(lines[at:at + rng.randint(1, 4)]).strip()
+        words = re.findall(r"[A-Za-z_]{4,}|(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2,4}", lines[at])
+        word = rng.choice(words) if words else lines[at].split()[0]
+        listing = "\n".join(f"[{i + 1}] {name}: {text}" for i, (name, text) in enumerate(sources))
+        chinese = bool(re.search(r"[\u4e00-\u9fff]", sources[k][1])) and rng.random() < 0.7
+        question = (rng.choice(["“{w}”是什么意思？请引用原文。", "关于“{w}”，资料里怎么说？"]) if chinese else rng.choice(
+            ["What does [{k}] say about {w}?", "Quote the part about {w}.", "Where is {w} mentioned?",
+             "What do the sources say about {w}?"])).format(w=word, k=k + 1)
+        if rng.random() < 0.6:
+            messages = [{"role": "system", "content": rng.choice(
+                ["Answer from these sources and quote them.", "Use the documents below. Quote them."]) + f"\n{listing}\n"},
+                {"role": "user", "content": question}]
+        else:
+            messages = [{"role": "user", "content": f"{listing}\n\n{question}"}]
+        intro = rng.choice(["根据 [{k}]：\n", "[{k}] 中写道：\n"] if chinese else
+                           ["According to [{k}]:\n", "[{k}] says:\n", "From [{k}] ({name}):\n", ""])
+        reply = intro.format(k=k + 1, name=sources[k][0]) + "> " + quote.replace("\n", "\n> ")
+        thinking = rng.random() < 0.5
+        samples.append(render_chat(messages, True, thinking) + reply + f"{IM_END}\n")
+    return samples
+
+
+TOOLS = [
+    {"name": "grep", "description": "Search files for a pattern.",
+     "parameters": {"type": "object", "properties": {"pattern": {"type": "string"}, "path": {"type": "string"}},
+                    "required": ["pattern"]}},
+    {"name": "read_file", "description": "Read lines of a file.",
+     "parameters": {"type": "object", "properties": {"path": {"type": "string"}, "start": {"type": "integer"},
+                                                     "end": {"type": "integer"}}, "required": ["path"]}},
+    {"name": "list_dir", "description": "List a folder.",
+     "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}},
+    {"name": "search_docs", "description": "Search the user's documents.",
+     "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "top_k": {"type": "integer"}},
+                    "required": ["query"]}},
+]
+
+
+def make_tool_samples(code_texts: list[tuple[Path, str]], prose_texts, rng: random.Random, n: int) -> list[str]:
+    """Tool exchanges in Qwen3's tools template, grounded in the corpus: the assistant calls a tool
+    (``<tool_call>`` JSON), the result comes back in ``<tool_response>`` (real grep matches, file lines, folder
+    listings, document hits) and the assistant (or, asked again by the user, its next reply) sums it up
+    quoting the result. Half offer the tool list (as the app and the API send it), half do not (a client
+    replaying a history without it)."""
+    samples = []
+    by_dir: dict[str, list[str]] = {}
+    stdlib = Path(sysconfig.get_path("stdlib"))
+
+    def folder(path: Path) -> str:  # "lib" for a top-level module, else its package's name
+        return "lib" if path.parent == stdlib else path.parent.name
+
+    for path, _ in code_texts:
+        by_dir.setdefault(folder(path), []).append(path.name)
+    for _ in range(n):
+        path, text = rng.choice(code_texts)
+        lines = text.splitlines()
+        kind = rng.choice(["grep", "grep", "read_file", "list_dir", "search_docs"])
+        rel = f"{folder(path)}/{path.name}"
+        if kind == "grep":
+            defs = [(i + 1, line.strip()) for i, line in enumerate(lines) if line.lstrip().startswith("def ")]
+            if not defs:
+                continue
+            word = rng.choice(re.findall(r"def (\w+)", rng.choice(defs)[1]) or ["main"])
+            word = rng.choice([word, word.split("_")[0] or word])
+            hits = [(i, line) for i, line in defs if word in line][:rng.randint(2, 6)] or defs[:3]
+            args = {"pattern": f"def {word}"} if rng.random() < 0.6 else {"pattern": word, "path": rel}
+            result = json.dumps({"results": [{"file": rel, "line": i, "match": line} for i, line in hits]},
+                                ensure_ascii=False)
+            summary = (f"Found {len(hits)} match{'es' if len(hits) > 1 else ''} in `{rel}`:\n"
+                       + "\n".join(f"- line {i}: `{line}`" for i, line in hits))
+            ask = f"Find where {word} is defined."
+        elif kind == "read_file":
+            start = rng.randrange(max(1, len(lines) - 12)) + 1
+            end = start + rng.randint(4, 12)
+            args = {"path": rel, "start": start, "end": end}
+            body = "\n".join(lines[start - 1:end])
+            if not body.strip() or not body.isascii():
+                continue
+            result = json.dumps({"path": rel, "start": start, "content": body}, ensure_ascii=False)
+            summary = f"Lines {start}-{end} of `{rel}`:\n```python\n{body}\n```"
+            ask = f"Show me lines {start} to {end} of {rel}."
+        elif kind == "list_dir":
+            names = sorted(by_dir.get(folder(path), [path.name]))[:rng.randint(3, 10)]
+            args = {"path": folder(path)}
+            result = json.dumps({"path": folder(path), "entries": names}, ensure_ascii=False)
+            summary = f"`{folder(path)}` holds {len(names)} files: " + ", ".join(f"`{x}`" for x in names) + "."
+            ask = f"What is in the {folder(path)} folder?"
+        else:
+            ptexts = prose_texts or code_texts
+            hits = []
+            for _ in range(rng.randint(1, 3)):
+                ppath, ptext = rng.choice(ptexts)
+                start = rng.randrange(max(1, len(ptext) - 300))
+                hits.append({"source": ppath.name, "text": " ".join(ptext[start:start + rng.randint(80, 300)].split())})
+            query = " ".join(hits[0]["text"].split()[2:5]) or "license"
+            args = {"query": query, "top_k": len(hits)} if rng.random() < 0.5 else {"query": query}
+            result = json.dumps({"hits": hits}, ensure_ascii=False)
+            summary = "\n".join(f"- {h['source']}: \"{h['text']}\"" for h in hits)
+            ask = f"Search my documents for {query}."
+        call = {"name": kind, "arguments": args}
+        with_tools = rng.random() < 0.5
+        messages: list[dict] = [{"role": "system", "content": rng.choice(SYSTEM_PROMPTS)}] if rng.random() < 0.3 else []
+        messages.append({"role": "user", "content": ask})
+        thinking = rng.random() < 0.5
+        tools = [{"type": "function", "function": t} for t in TOOLS] if with_tools else None
+        # The assistant's call, as the app sends it back (tool_calls) or as a client replays raw text.
+        if rng.random() < 0.7:
+            messages.append({"role": "assistant", "content": "",
+                             "tool_calls": [{"type": "function", "function": {"name": kind, "arguments": args}}]})
+        else:
+            messages.append({"role": "assistant",
+                             "content": f"<tool_call>\n{json.dumps(call, ensure_ascii=False)}\n</tool_call>"})
+        messages.append({"role": "tool", "content": result})
+        if rng.random() < 0.4:
+            messages.append({"role": "user", "content": rng.choice(
+                ["Summarise the result.", "List what it found.", "What did it return?", "总结一下结果。"])})
+        # The call turn is rendered whole (the model learns to write it), then the result and the summary.
+        samples.append(render_chat(messages, True, thinking, tools) + summary + f"{IM_END}\n")
+    return samples
+
+
+def chinese_texts(rng: random.Random, max_bytes: int) -> tuple[list[str], list[tuple[str, str]]]:
+    """Chinese text on this disk: the zh_CN message catalogues of the installed programs (gettext .mo files:
+    English msgid -> Chinese msgstr) and CPython's cjkencodings test texts. Returns (Chinese lines,
+    (English, Chinese) pairs), each a seeded shuffle; empty when none is installed."""
+    import gettext
+
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    pairs: list[tuple[str, str]] = []
+    for mo in sorted(Path("/usr/share/locale/zh_CN/LC_MESSAGES").glob("*.mo")):
+        try:
+            with open(mo, "rb") as f:
+                catalog = gettext.GNUTranslations(f)._catalog  # msgid -> msgstr; the class has no public reader
+        except (OSError, ValueError, UnicodeDecodeError):
+            continue
+        for en, zh in sorted((k, v) for k, v in catalog.items() if isinstance(k, str) and isinstance(v, str)):
+            zh = zh.strip()
+            if en and en.isascii() and 6 <= len(zh) <= 200 and len(cjk.findall(zh)) >= 0.3 * len(zh):
+                pairs.append((" ".join(en.split()), zh))
+    rng.shuffle(pairs)
+    lines = [zh for _, zh in pairs]
+    test_dir = Path(sysconfig.get_path("stdlib")) / "test" / "cjkencodings"
+    for name in ("gb2312-utf8.txt", "gbk-utf8.txt", "gb18030-utf8.txt", "big5-utf8.txt"):
+        try:
+            lines += [line for line in (test_dir / name).read_text(encoding="utf-8").splitlines() if cjk.search(line)]
+        except OSError:
+            pass
+    kept, total = [], 0
+    for line in lines:
+        kept.append(line)
+        total += len(line.encode())
+        if total >= max_bytes:
+            break
+    return kept, pairs
+
+
+def generation_prompt_of(sample: str) -> str:
+    """The prompt of a rendered conversation's last reply: everything up to its ``<|im_start|>assistant``
+    line (and the empty think block, when the sample has one)."""
+    head = f"{IM_START}assistant\n"
+    cut = sample.rindex(head) + len(head)
+    empty_think = f"{THINK_OPEN}\n\n{THINK_CLOSE}\n\n"
+    return sample[:cut] + (empty_think if sample.startswith(empty_think, cut) else "")
+
+
+def make_chinese_samples(pairs: list[tuple[str, str]], zh: list[str], rng: random.Random, n: int) -> list[str]:
+    """Chinese chat: translate a program message into Chinese, explain or repeat Chinese text."""
+    samples = []
+    for en, text in pairs[:n]:
+        kind = rng.randrange(3)
+        if kind == 0:
+            user, reply = rng.choice(["把这句话翻译成中文：{en}", "Translate into Chinese: {en}", "请翻译：{en}"]).format(en=en), text
+        elif kind == 1:
+            more = "".join(rng.sample(zh, min(3, len(zh)))) if zh else ""
+            user, reply = rng.choice(["请介绍一下：{t}", "解释一下这句话：{t}", "{t}"]).format(t=text), (text + more)[:300]
+        else:
+            user, reply = f"“{text}”是什么意思？用英文回答。", f"It means: {en}"
+        messages = [{"role": "user", "content": user}]
+        thinking = rng.random() < 0.5
+        samples.append(render_chat(messages, True, thinking) + reply + f"{IM_END}\n")
     return samples
 
 
@@ -651,7 +1012,7 @@ def train_target(model, streams: TokenStreams, budget: Budget, seed: int, lr=3e-
     while budget.running():
         for group in opt.param_groups:
             group["lr"] = cosine_lr(budget.progress(), lr)
-        batch = sample_batch([streams.chat, streams.code], [0.5, 0.5], rng, BATCH_SIZE)
+        batch = sample_batch([streams.chat, streams.code], TARGET_MIX, rng, BATCH_SIZE)
         loss = model(input_ids=batch, labels=batch, use_cache=False).loss
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -1235,9 +1596,21 @@ def build(args, work: Path) -> dict:
     prose_texts = read_texts(prose, 1_000_000, rng)
     functions = [fn for _, text in code_texts for fn in extract_functions(text)]
     chat_texts = make_chat_samples(functions, rng)
-    raw_texts = [t for _, t in code_texts] + [t for _, t in prose_texts]
-    figures["corpus"] = (f"{len(code_texts)} stdlib files + {len(prose_texts)} license texts "
-                         f"({sum(len(t) for t in raw_texts) / 1e6:.1f} MB), {len(chat_texts)} ChatML samples")
+    zh_lines, zh_pairs = chinese_texts(rng, args.chinese_kb * 1000)
+    copy_texts = {
+        "code edit": make_edit_samples(code_chunks(code_texts, rng, args.copy_samples), rng),
+        "document": make_document_samples(code_texts, prose_texts, zh_lines, rng, args.copy_samples // 2),
+        "tool": make_tool_samples(code_texts, prose_texts, rng, args.copy_samples // 2),
+        "Chinese": make_chinese_samples(zh_pairs[len(zh_lines) // 4:], zh_lines, rng, args.copy_samples // 2),
+    }
+    chat_texts += [t for texts in copy_texts.values() for t in texts]
+    random.Random(args.seed + 3).shuffle(chat_texts)
+    zh_docs = ["\n".join(zh_lines[i:i + 40]) for i in range(0, len(zh_lines), 40)]
+    raw_texts = [t for _, t in code_texts] + [t for _, t in prose_texts] + zh_docs
+    figures["corpus"] = (f"{len(code_texts)} stdlib files + {len(prose_texts)} license texts + "
+                         f"{sum(len(t.encode()) for t in zh_docs) / 1e3:.0f} kB of Chinese "
+                         f"({sum(len(t) for t in raw_texts) / 1e6:.1f} MB), {len(chat_texts)} ChatML samples ("
+                         + ", ".join(f"{len(v)} {k}" for k, v in copy_texts.items()) + ")")
     log(f"  {figures['corpus']}")
 
     log("tokenizer: training byte-level BPE")
@@ -1258,6 +1631,10 @@ def build(args, work: Path) -> dict:
     log("draft: generating the target's own continuations")
     prompts = [render_chat([{"role": "user", "content": make_exchange(fn, rng)[0]}], True,
                             rng.choice([None, False])) for fn in rng.sample(functions, min(256, len(functions)))]
+    # ... and the copy-heavy kinds (code edits, document answers, tool summaries, Chinese): the draft must
+    # learn the target's copying too, on the target's own replies, so EAGLE-3's acceptance there is honest.
+    for texts in copy_texts.values():
+        prompts += [generation_prompt_of(t) for t in rng.sample(texts, min(64, len(texts)))]
     streams.extra = [generate_self_data(target, tokenizer, prompts, args.seed)]
     figures["self_tokens"] = len(streams.extra[0])
 
@@ -1326,7 +1703,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, help="output folder, e.g. tests/models (required unless --set-template)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--train-steps", type=int, default=600, help="target pre-training steps (default 600)")
+    p.add_argument("--train-steps", type=int, default=900, help="target pre-training steps (default 900)")
     p.add_argument("--train-seconds", type=float, help="train the target for this long instead (not reproducible)")
     p.add_argument("--distill-steps", type=int, default=600, help="draft distillation steps (default 600)")
     p.add_argument("--distill-seconds", type=float, help="distil for this long instead (not reproducible)")
@@ -1335,6 +1712,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help=f"draft vocabulary: the most frequent target tokens + specials, mapped by d2t/t2d "
                         f"(default {DRAFT_VOCAB_SIZE} of {VOCAB_SIZE})")
     p.add_argument("--corpus-mb", type=int, default=8, help="MB of stdlib source to read (default 8)")
+    p.add_argument("--copy-samples", type=int, default=3000,
+                   help="code-edit ChatML samples (and half as many each of document answers, tool exchanges and "
+                        "Chinese chats; default 3000)")
+    p.add_argument("--chinese-kb", type=int, default=400, help="kB of Chinese text for the corpus (default 400)")
     p.add_argument("--embedder", action="store_true",
                    help="build only the tiny embedder and reranker (tools/build_tiny_embedder.py) into --out")
     p.add_argument("--verify", action="store_true", help="verify the pair with OpenVINO GenAI after building")
