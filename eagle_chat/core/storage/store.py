@@ -189,11 +189,14 @@ class ConversationStore:
         if timeout_s is not None:
             db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
         try:
-            if self._pending.migrate:
+            if migrated := self._pending.migrate:
                 self._search_index = self._migrate(db)
                 self._pending.migrate = False
-            self._apply_queued(db)  # before the index fill starts: its batches would hold the lock against these
-            self._fill_index_if_needed(db)
+            try:
+                self._apply_queued(db)  # before the index fill starts: its batches would hold the lock against these
+            finally:
+                if migrated:
+                    self._fill_index_if_needed(db)
         except sqlite3.DatabaseError as error:
             if kind_of(error) == "other":
                 raise
