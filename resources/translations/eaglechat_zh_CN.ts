@@ -3420,6 +3420,46 @@ Open it in your browser?</source>
         <translation>下一条回复：{method}（已固定），{how}——在“投机方式”中设定；“自动”会按工作类型选择。</translation>
     </message>
     <message>
+        <source>free writing</source>
+        <translation>自由写作</translation>
+    </message>
+    <message>
+        <source>writing new code</source>
+        <translation>编写新代码</translation>
+    </message>
+    <message>
+        <source>this answer repeats the code you pasted</source>
+        <translation>这个回答会重复你粘贴的代码</translation>
+    </message>
+    <message>
+        <source>this answer quotes your documents</source>
+        <translation>这个回答会引用你的文档</translation>
+    </message>
+    <message>
+        <source>this step reads tool results</source>
+        <translation>这一步会读取工具结果</translation>
+    </message>
+    <message>
+        <source>Chinese writing</source>
+        <translation>中文写作</translation>
+    </message>
+    <message>
+        <source>Next reply: {method}, {how} — {kind}: {per_step} tokens/step over the last {n} such replies here.</source>
+        <translation>下一条回复：{method}，{how} — {kind}：本机最近 {n} 条此类回复平均每步 {per_step} 个 token。</translation>
+    </message>
+    <message>
+        <source>Next reply: {method}, {how} — this conversation&apos;s replies copy their prompts ({share} % of their phrases).</source>
+        <translation>下一条回复：{method}，{how} — 这个对话的回复会照抄提示内容（{share}% 的短语）。</translation>
+    </message>
+    <message>
+        <source>Next reply: {method}, {how} — {kind}; the other method drafted only {per_step} tokens/step over the last {n} such replies here, so Automatic tries this one.</source>
+        <translation>下一条回复：{method}，{how} — {kind}；另一种方法在本机最近 {n} 条此类回复中每步只起草 {per_step} 个 token，所以“自动”改试这一种。</translation>
+    </message>
+    <message>
+        <source>Next reply: {method}, {how} — {kind}; Automatic&apos;s first choice for such work until replies of it are measured here.</source>
+        <translation>下一条回复：{method}，{how} — {kind}；在本机测得此类回复之前，这是“自动”对这类工作的首选。</translation>
+    </message>
+    <message>
         <source>The loaded model does not offer {method}: Speculation is back to Automatic.</source>
         <translation>已加载的模型不提供{method}：投机方式已恢复为“自动”。</translation>
     </message>

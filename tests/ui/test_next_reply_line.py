@@ -1,6 +1,7 @@
 """The line that says whether the next reply is speculative and why not: every case, and in the window."""
 
 import pytest
+from PySide6.QtCore import Qt
 
 from eagle_chat.core.generation import outlook
 from eagle_chat.core.generation.engine import GenerationSettings
@@ -110,3 +111,58 @@ def test_the_window_with_nothing_loaded_says_so(qtbot, open_window, tmp_path):
     window = open_window(wait_loaded=False)
     qtbot.waitUntil(lambda: window.controller.state == "empty", timeout=60_000)
     qtbot.waitUntil(lambda: "no model is loaded" in window.side.next_reply.text(), timeout=2_000)
+
+
+PASTED = ("```python\ndef parse_args(argv):\n    options = {}\n    for item in argv[1:]:\n        key, _, value = "
+          "item.partition('=')\n        if not key:\n            raise ValueError(f'empty option in {item!r}')\n"
+          "        options[key.strip().lower()] = value.strip()\n    return options\n```\n\n"
+          "Show parse_args again with a docstring added.")
+
+
+def _automatic(choice, **facts):
+    return texts.next_reply_line(outlook.next_reply(**dict(ON_CPU, **facts), choice=choice))
+
+
+def test_where_automatic_decides_the_line_names_its_pick_the_kind_of_work_and_the_figures_behind_it(tmp_path):
+    from eagle_chat.core.generation import speculation as sp
+
+    methods = (sp.OFF, sp.EAGLE3, sp.PROMPT_LOOKUP)
+    first = sp.choose([{"role": "user", "content": "What is in my notes?"}], methods, grounded=True)
+    line = _automatic(first)
+    assert "Next reply: prompt lookup, K=5 — this answer quotes your documents" in line, line
+    assert "until replies of it are measured here" in line
+    record = sp.Record(path=tmp_path / "record.json", key="pair")
+    for per_step, rate in ((3.0, 90.0), (3.2, 95.0), (3.1, 92.0)):
+        record.add(sp.DOCUMENT, sp.PROMPT_LOOKUP, per_step, rate)
+        record.add(sp.DOCUMENT, sp.EAGLE3, 1.2, 40.0)
+    measured = sp.choose([{"role": "user", "content": "And the dates?"}], methods, grounded=True,
+                         record=sp.Record(path=tmp_path / "record.json", key="pair"))  # read back from the file
+    assert "quotes your documents: 3.1 tokens/step over the last 3 such replies here" in _automatic(measured)
+    prose = sp.choose([{"role": "user", "content": "Tell me a story about a fox."}], methods)
+    assert _automatic(prose).startswith("Next reply: EAGLE-3, K=5 — free writing")
+    # a pin, sampling or no pick: the line of the reason, not Automatic's
+    assert "(pinned)" in _automatic(first, settings=GenerationSettings(method="prompt_lookup"))
+    assert "Automatic chooses per kind of work" in _automatic(None)
+    no_draft = outlook.next_reply(loaded=True, has_draft=False, device="CPU",
+                                  choice=sp.choose([{"role": "user", "content": "a poem"}], (sp.OFF, sp.PROMPT_LOOKUP)))
+    assert "no EAGLE-3 draft is loaded" in texts.next_reply_line(no_draft)
+
+
+def test_the_window_names_prompt_lookup_for_pasted_code_as_it_is_typed_and_the_reply_runs_it(qtbot, open_window):
+    window = open_window()
+    line = window.side.next_reply
+    qtbot.waitUntil(lambda: "Automatic chooses per kind of work" in line.text(), timeout=5_000)
+    window.prompt.setPlainText(PASTED)  # what typing or a paste leaves in the box
+    qtbot.waitUntil(lambda: "prompt lookup, K=" in line.text(), timeout=3_000)
+    assert "this answer repeats the code you pasted" in line.text()
+    window.options.max_tokens.setValue(16)
+    window.prompt.setFocus()  # already in the box (keyClicks of a long text hits PySide6's emit abort)
+    with qtbot.waitSignal(window.controller.sig_reply_finished, timeout=60_000) as blocker:
+        qtbot.keyClick(window.prompt, Qt.Key.Key_Return)
+    message, result = blocker.args
+    assert result.stats.method == "prompt_lookup"  # the line told the truth
+    assert window.controller.loaded.record_key  # the window reads the engine's own record of this pair
+    window.prompt.setPlainText("Tell me about foxes.")
+    qtbot.waitUntil(lambda: "EAGLE-3, K=" in line.text() and "free writing" in line.text(), timeout=3_000)
+    window.prompt.clear()
+    qtbot.waitUntil(lambda: "Automatic chooses per kind of work" in line.text(), timeout=3_000)

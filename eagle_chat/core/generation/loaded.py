@@ -39,6 +39,9 @@ class LoadedPipeline:
     # How a reply may speculate on this pair (Engine.methods: speculation.offered); a remote server: plain only,
     # as far as the window can ask for it (it decides the rest itself)
     methods: tuple[str, ...] = (speculation.OFF,)
+    # The key of the engine's speculation.Record in paths.speculation_record_file (None: a remote server), so the
+    # window can name what Automatic measured on this pair
+    record_key: str | None = None
 
     @property
     def prefix_cache(self) -> bool:
@@ -68,6 +71,7 @@ def describe(engine: Replier, *, load_id: int | None = None, draft_free: bool = 
         **_context(getattr(engine, "context_limits", None)),
         draft_reduced_vocab=folders.reduced_vocabulary(getattr(engine.plan, "draft_dir", None)),
         methods=tuple(getattr(engine, "methods", (speculation.OFF,))),
+        record_key=getattr(getattr(engine, "record", None), "key", None),
     )
 
 

@@ -55,6 +55,7 @@ class Outlook:
     prompt_limit: int | None = None
     grammar: str | None = None  # the kind of grammar that holds the reply (structured.Constraint.kind), if any
     method: str = speculation.AUTO
+    choice: speculation.Choice | None = None  # what Automatic would pick for the message as typed (ON, NO_DRAFT)
 
 
 def next_reply(
@@ -69,13 +70,16 @@ def next_reply(
     history_tokens: int | None = None,
     npu_prompt_limit: int | None = None,
     draft_reduced_vocab: bool = False,
+    choice: speculation.Choice | None = None,
 ) -> Outlook:
     """The outlook for a reply sent now with ``settings`` (what the window would send).
 
     ``sampling_asked``: the user asked for sampling even if the window set it aside (greedy lock);
     ``history_tokens``: tokens the conversation already holds (its last reply's prompt plus the reply), a
     lower bound on the next prompt; ``npu_prompt_limit``: MAX_PROMPT_LEN the NPU pipeline was compiled for;
-    ``draft_reduced_vocab``: the loaded draft predicts over part of the vocabulary (a ``d2t`` map).
+    ``draft_reduced_vocab``: the loaded draft predicts over part of the vocabulary (a ``d2t`` map);
+    ``choice``: what ``speculation.choose`` picks for the message as typed, kept where Automatic decides (reasons
+    :data:`ON` and :data:`NO_DRAFT`) so the line can say what will run and why.
     """
     settings = settings or GenerationSettings()
     outlook = partial(Outlook, k=settings.num_assistant_tokens, tree_depth=settings.tree_depth,
@@ -95,8 +99,9 @@ def next_reply(
         return outlook(False, PINNED_OFF)
     if settings.method == speculation.PROMPT_LOOKUP and settings.speculative:  # no draft needed
         return outlook(True, PINNED)
+    automatic = partial(outlook, choice=choice if settings.method == speculation.AUTO else None)
     if not has_draft:
-        return outlook(False, NO_DRAFT)
+        return automatic(False, NO_DRAFT)
     if draft_device is not None and draft_device.upper() != device.upper():
         return outlook(False, DEVICE_MISMATCH)
     if not settings.speculative:
@@ -105,4 +110,6 @@ def next_reply(
         return outlook(False, SAMPLING)
     if structured.stops_drafting(settings.constraint, draft_reduced_vocab):
         return outlook(False, GRAMMAR_D2T)
-    return outlook(True, ON_SAMPLING_SET_ASIDE if sampling_asked else PINNED if pinned else ON)
+    if sampling_asked or pinned:
+        return outlook(True, ON_SAMPLING_SET_ASIDE if sampling_asked else PINNED)
+    return automatic(True, ON)

@@ -78,8 +78,10 @@ def offered(*, draft_kind: str | None, device: str, target_has_mtp: bool = False
     return tuple(methods)
 
 
-def kind_of(messages: Sequence[Message], tools: str | None = None) -> str:
-    """The kind of work a request is, from its last user turn and what came after it."""
+def kind_of(messages: Sequence[Message], tools: str | None = None, *, grounded: bool = False) -> str:
+    """The kind of work a request is, from its last user turn and what came after it. ``grounded``: the last
+    user turn will be given document passages that it does not hold yet (the window's preview of a reply to a
+    conversation with documents: the passages are searched only once it is sent)."""
     last_role = messages[-1].get("role", "user") if messages else "user"
     if last_role == "tool" or tools and any(m.get("role") == "tool" for m in messages[-2:]):
         return TOOL
@@ -89,7 +91,7 @@ def kind_of(messages: Sequence[Message], tools: str | None = None) -> str:
     pasted = sum(len(block) for block in _CODE_BLOCK.findall(user))
     if pasted >= 200 or _looks_like_code(user) and len(user) >= 400:
         return CODE_EDIT
-    if any(m.get("role") == "system" and _SOURCES.search(str(m.get("content", ""))) for m in messages) or (
+    if grounded or any(m.get("role") == "system" and _SOURCES.search(str(m.get("content", ""))) for m in messages) or (
             _SOURCES.search(user) and len(user) >= 400):
         return DOCUMENT
     if _CODE_ASK.search(user):
@@ -141,6 +143,8 @@ class Record:
         key = "|".join((device, str(Path(target_dir).resolve()), str(Path(draft_dir).resolve()) if draft_dir else ""))
         return cls(path=paths.speculation_record_file(), key=key)
 
+    key = property(lambda self: self._key)  # which pair's replies (device, target and draft folders)
+
     def add(self, kind: str, method: str, tokens_per_step: float | None, tokens_per_s: float) -> None:
         if tokens_per_step is not None and tokens_per_s > 0:
             self._replies[(kind, method)].append((float(tokens_per_step), float(tokens_per_s)))
@@ -174,12 +178,13 @@ class Record:
 
 
 def choose(messages: Sequence[Message], methods: Sequence[str], *, asked: str = AUTO, k: int = 5,
-           tools: str | None = None, record: Record | None = None) -> Choice:
+           tools: str | None = None, record: Record | None = None, grounded: bool = False) -> Choice:
     """The method and K for a reply to ``messages`` on a pair offering ``methods``.
 
     ``asked``: a method the request or the user pinned (taken as it is: the caller refuses one the pair
-    lacks), or ``auto``; ``k``: the K the user set (0 = plain decoding, whatever else is asked)."""
-    kind = kind_of(messages, tools)
+    lacks), or ``auto``; ``k``: the K the user set (0 = plain decoding, whatever else is asked); ``grounded``:
+    as :func:`kind_of` takes it."""
+    kind = kind_of(messages, tools, grounded=grounded)
     if k <= 0 or asked == OFF:
         return Choice(OFF, 0, kind, "plain" if k <= 0 else "asked")
     if asked != AUTO:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QFileDialog
 
@@ -32,6 +32,8 @@ from eagle_chat.ui.documents.library import DocumentLibrary
 
 
 class ConversationDocuments(QObject):
+    sig_grounding_changed = Signal(bool)  # whether the open conversation's next reply is given passages
+
     def __init__(self, window):
         super().__init__(window)
         self.window = window
@@ -48,6 +50,7 @@ class ConversationDocuments(QObject):
         self._run: tuple[int, int] | None = None  # (conversation id, files) of the run under way
         self._failures: list[tuple[str, str]] = []  # (path, reason) of the run under way
         self._said_keyword_only = False
+        self.grounded = False  # the open conversation has files, or searches a library that has some
         self.model_tokens = ModelTokens()  # the loaded model's tokenizer, for whether whole documents fit
         self.controller.branches.grounding = self.sources_for
         self.bar.sig_attach.connect(self.choose_files)
@@ -205,6 +208,9 @@ class ConversationDocuments(QObject):
         library = self.grounding.store.file_count(grounding.LIBRARY) if self.grounding is not None else 0
         using = library > 0 and self.grounding.uses_library(conversation.id if conversation else None)
         self.bar.show_library(library, using)
+        if bool(rows or using) != self.grounded:
+            self.grounded = bool(rows or using)
+            self.sig_grounding_changed.emit(self.grounded)
         if rows or using:
             self.grounding.warm()  # the first question does not wait for the embedding model to load
 

@@ -83,7 +83,7 @@ class MainWindow(QMainWindow):
         self.engine_status = EngineStatus(self)  # crash, restart, hung reply, unload: what the window says
         self.agent = AgentLoop(self)  # agent mode: the model calls the MCP tools of mcp.json, the user approves
         self.documents = ConversationDocuments(self)  # attached files: replies answer from them and cite them
-        self.speculation.follow_agent(self.agent)  # its "Required" grammar can turn drafting off (next-reply line)
+        self.speculation.follow(self.agent, self.documents)  # tool use "Required", passages: the next-reply line
         self._connect()
         self.demo = DemoKit(self)  # warm start after loads, quick tune, the one-click speed-demo pair
         self.binder.apply(self)

@@ -3,6 +3,9 @@
 - The line that says whether the next reply will be speculative, and why not (facts from
   :mod:`eagle_chat.core.generation.outlook`, sentence from ``ui/words/texts.py``), refreshed whenever one of its
   facts may have changed — the agent mode's tool use among them (its "Required" grammar can turn drafting off).
+  Where Automatic decides, it names what ``speculation.choose`` picks for the message as typed (the kind of
+  work, the conversation's documents, this pair's measured replies in the engine's record file) and why;
+  typing refreshes it once the keys rest.
 - The acceptance chart for the reply on screen: live while it streams, then GenAI's final record; after a
   branch switch or a delete, the record of the reply then shown.
 - The Speculation list, kept in step with the EAGLE-3 button (:class:`MethodPin`, ``pin``): the method the next
@@ -17,6 +20,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractButton
 
+from eagle_chat import paths
 from eagle_chat.core.generation import outlook, speculation
 from eagle_chat.core.generation.engine import GenerationSettings
 from eagle_chat.ui.runtime.reply_handle import ReplyHandle
@@ -52,13 +56,20 @@ class SpeculationDisplay(QObject):
         bind_toggle(side.drafted_toggle, self.drafted_action)
         self.drafted_action.toggled.connect(self._on_drafted)
         self.outlook: outlook.Outlook | None = None
-        self._agent = None  # the agent mode (AgentLoop), built after this: see follow_agent
+        self._agent = None  # the agent mode (AgentLoop), built after this: see follow
         self._live: tuple[ReplyHandle, int] | None = None  # (handle, K) of the conversation reply in flight
         self._live_method: str | None = None  # the method pinned for it (None: chosen as it starts)
         self._line_timer = QTimer(self)  # facts change in bursts (a load sets several): one refresh after
         self._line_timer.setSingleShot(True)
         self._line_timer.setInterval(0)
         self._line_timer.timeout.connect(self.refresh_line)
+        self._typing_timer = QTimer(self)  # the message as typed decides Automatic's pick: once the keys rest
+        self._typing_timer.setSingleShot(True)
+        self._typing_timer.setInterval(300)
+        self._typing_timer.timeout.connect(self._line_timer.start)
+        window.prompt.textChanged.connect(self._typing_timer.start)
+        self._documents = None  # the conversation documents (whether a reply is given passages): see follow
+        self._record: speculation.Record | None = None  # the engine's record of this pair, read when it changes
         c = self.controller
         c.sig_reply_started.connect(self._on_started)
         c.sig_reply_finished.connect(self._on_finished)
@@ -70,11 +81,13 @@ class SpeculationDisplay(QObject):
             signal.connect(lambda *_: self._line_timer.start())
         self._line_timer.start()  # once the window is built: its generation_settings read the pin above
 
-    def follow_agent(self, agent) -> None:
+    def follow(self, agent, documents) -> None:
         """Read the next reply's settings as the agent mode will send them (tool use "Required" holds the first
-        step to a grammar, which a reduced-vocabulary draft cannot draft under), and refresh when they change."""
-        self._agent = agent
+        step to a grammar, which a reduced-vocabulary draft cannot draft under), and whether the conversation's
+        documents will give it passages; refresh when either changes."""
+        self._agent, self._documents = agent, documents
         agent.sig_offer_changed.connect(self._line_timer.start)
+        documents.sig_grounding_changed.connect(self._line_timer.start)
         self._line_timer.start()
 
     def refresh_line(self) -> None:
@@ -82,19 +95,37 @@ class SpeculationDisplay(QObject):
         w, c = self.window, self.controller
         loaded = c.loaded
         spec = loaded.spec if loaded else None
+        settings = self._agent.preview(w.generation_settings()) if self._agent else w.generation_settings()
         self.outlook = outlook.next_reply(
             loaded=loaded is not None and c.state != "empty",
             loading=c.state == "loading",
             has_draft=bool(loaded and loaded.has_draft),
             device=loaded.device if loaded else "",
             draft_device=loaded.draft_device if loaded else None,
-            settings=self._agent.preview(w.generation_settings()) if self._agent else w.generation_settings(),
+            settings=settings,
             sampling_asked=w.options.sampling.isChecked(),
             history_tokens=self._history_tokens(),
             npu_prompt_limit=npu.max_prompt_len if (npu := getattr(spec, "npu", None)) is not None else None,
             draft_reduced_vocab=bool(loaded and loaded.draft_reduced_vocab),
+            choice=self._choice(loaded, settings),
         )
         self.line.setText(texts.next_reply_line(self.outlook))
+
+    def _choice(self, loaded, settings: GenerationSettings) -> speculation.Choice | None:
+        """What Automatic picks for the message in the box (as the engine will: ``Engine.choose``); None where it
+        does not decide, or before anything is typed in a conversation without documents."""
+        typed = self.window.prompt.toPlainText()
+        grounded = bool(self._documents is not None and self._documents.grounded)
+        if (loaded is None or settings.method != speculation.AUTO or not settings.speculative or settings.do_sample
+                or not typed.strip() and not grounded):
+            return None
+        if self._record is None or self._record.key != loaded.record_key:
+            self._record = (speculation.Record(path=paths.speculation_record_file(), key=loaded.record_key)
+                            if loaded.record_key else None)
+        conversation = self.controller.conversation
+        messages = (conversation.history() if conversation else []) + [{"role": "user", "content": typed}]
+        return speculation.choose(messages, loaded.methods, k=settings.num_assistant_tokens, tools=settings.tools,
+                                  record=self._record, grounded=grounded)
 
     def _history_tokens(self) -> int | None:
         """Tokens the open conversation already holds: its last reply's prompt plus the reply."""
@@ -125,6 +156,7 @@ class SpeculationDisplay(QObject):
             self.acceptance.show_steps(record, self._live[1], method=self._live_method)
 
     def _on_finished(self, message, result) -> None:
+        self._record = None  # the engine added this reply to its record: read it again
         self.tint.set_live(message.id, None)  # the final record (message.stats) from here on
         self._live = None
         self._show_stats(result.stats if result is not None else message.stats)

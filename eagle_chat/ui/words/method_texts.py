@@ -62,6 +62,44 @@ def next_reply_line(o: outlook.Outlook) -> str:
                                      "would choose per kind of work.").format(method=name(o.method), how=how)
 
 
+# What a kind of work is, inside the next-reply line ("Next reply: prompt lookup, K=5 — this answer quotes …").
+KIND_PHRASES = {
+    speculation.PROSE: QT_TRANSLATE_NOOP("method_texts", "free writing"),
+    speculation.CODE: QT_TRANSLATE_NOOP("method_texts", "writing new code"),
+    speculation.CODE_EDIT: QT_TRANSLATE_NOOP("method_texts", "this answer repeats the code you pasted"),
+    speculation.DOCUMENT: QT_TRANSLATE_NOOP("method_texts", "this answer quotes your documents"),
+    speculation.TOOL: QT_TRANSLATE_NOOP("method_texts", "this step reads tool results"),
+    speculation.CHINESE: QT_TRANSLATE_NOOP("method_texts", "Chinese writing"),
+}
+
+
+def automatic_line(o: outlook.Outlook) -> str | None:
+    """The next-reply line where Automatic decides: the method it picks for the message as typed, K, and why
+    (the kind of work, and the replies measured here behind the pick). None: no pick to name (plain decoding
+    without a draft keeps the general line)."""
+    c = o.choice
+    if c is None or c.method == speculation.OFF:
+        return None
+    how = (translate("method_texts", "a draft tree {depth} deep × {branching} wide, K={k}").format(
+        depth=o.tree_depth, branching=o.branching_factor, k=c.k)
+        if o.tree_depth and c.method == speculation.EAGLE3 else f"K={c.k}")
+    kind = translate("method_texts", KIND_PHRASES.get(c.kind, KIND_PHRASES[speculation.PROSE]))
+    fields = {"method": name(c.method), "how": how, "kind": kind, "n": c.replies,
+              "per_step": f"{c.tokens_per_step or 0:.1f}", "share": round(100 * (c.overlap or 0))}
+    if c.basis == "measured":
+        return translate("method_texts", "Next reply: {method}, {how} — {kind}: {per_step} tokens/step over the "
+                                         "last {n} such replies here.").format(**fields)
+    if c.basis == "overlap":
+        return translate("method_texts", "Next reply: {method}, {how} — this conversation's replies copy their "
+                                         "prompts ({share} % of their phrases).").format(**fields)
+    if c.basis == "trying":
+        return translate("method_texts", "Next reply: {method}, {how} — {kind}; the other method drafted only "
+                                         "{per_step} tokens/step over the last {n} such replies here, so "
+                                         "Automatic tries this one.").format(**fields)
+    return translate("method_texts", "Next reply: {method}, {how} — {kind}; Automatic's first choice for such "
+                                     "work until replies of it are measured here.").format(**fields)
+
+
 def fallback_notice(method: str) -> str:
     """A pinned method the newly loaded model does not offer: what the window says, and what runs instead."""
     return translate("method_texts", "The loaded model does not offer {method}: Speculation is back to "

@@ -155,6 +155,8 @@ def next_reply_line(o: outlook.Outlook) -> str:
                                                                    "K={k}").format(depth=o.tree_depth,
                                                                                    branching=o.branching_factor, k=o.k))
     reason = o.reason
+    if reason in (outlook.ON, outlook.NO_DRAFT) and (line := method_texts.automatic_line(o)) is not None:
+        return line
     if reason == outlook.ON:
         return translate("texts", "Next reply: Automatic chooses per kind of work — EAGLE-3 speculative decoding, "
                                   "{how}, or prompt lookup when it repeats pasted code, documents or tool "
