@@ -208,10 +208,11 @@ class ConversationDocuments(QObject):
         library = self.grounding.store.file_count(grounding.LIBRARY) if self.grounding is not None else 0
         using = library > 0 and self.grounding.uses_library(conversation.id if conversation else None)
         self.bar.show_library(library, using)
-        if bool(rows or using) != self.grounded:
-            self.grounded = bool(rows or using)
-            self.sig_grounding_changed.emit(self.grounded)
-        if rows or using:
+        grounded = bool(rows or using)
+        if grounded != self.grounded:
+            self.grounded = grounded
+            self.sig_grounding_changed.emit(grounded)
+        if grounded:
             self.grounding.warm()  # the first question does not wait for the embedding model to load
 
     def _forget_deleted(self) -> None:

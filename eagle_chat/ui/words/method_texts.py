@@ -55,9 +55,7 @@ def next_reply_line(o: outlook.Outlook) -> str:
     """The next-reply line for :data:`outlook.PINNED` and :data:`outlook.PINNED_OFF`."""
     if o.reason == outlook.PINNED_OFF:
         return translate("method_texts", "Next reply: plain decoding (pinned) — Speculation is set to Off.")
-    how = (translate("method_texts", "a draft tree {depth} deep × {branching} wide, K={k}").format(
-        depth=o.tree_depth, branching=o.branching_factor, k=o.k)
-        if o.tree_depth and o.method != speculation.PROMPT_LOOKUP else f"K={o.k}")
+    how = _how(o, o.k, tree=o.method != speculation.PROMPT_LOOKUP)
     return translate("method_texts", "Next reply: {method} (pinned), {how} — set under Speculation; Automatic "
                                      "would choose per kind of work.").format(method=name(o.method), how=how)
 
@@ -80,9 +78,7 @@ def automatic_line(o: outlook.Outlook) -> str | None:
     c = o.choice
     if c is None or c.method == speculation.OFF:
         return None
-    how = (translate("method_texts", "a draft tree {depth} deep × {branching} wide, K={k}").format(
-        depth=o.tree_depth, branching=o.branching_factor, k=c.k)
-        if o.tree_depth and c.method == speculation.EAGLE3 else f"K={c.k}")
+    how = _how(o, c.k, tree=c.method == speculation.EAGLE3)
     kind = translate("method_texts", KIND_PHRASES.get(c.kind, KIND_PHRASES[speculation.PROSE]))
     fields = {"method": name(c.method), "how": how, "kind": kind, "n": c.replies,
               "per_step": f"{c.tokens_per_step or 0:.1f}", "share": round(100 * (c.overlap or 0))}
@@ -98,6 +94,14 @@ def automatic_line(o: outlook.Outlook) -> str | None:
                                          "Automatic tries this one.").format(**fields)
     return translate("method_texts", "Next reply: {method}, {how} — {kind}; Automatic's first choice for such "
                                      "work until replies of it are measured here.").format(**fields)
+
+
+def _how(o: outlook.Outlook, k: int, *, tree: bool) -> str:
+    """How the method drafts: "K=5", or the draft tree set for it when ``tree`` (a method that drafts trees)."""
+    if tree and o.tree_depth:
+        return translate("method_texts", "a draft tree {depth} deep × {branching} wide, K={k}").format(
+            depth=o.tree_depth, branching=o.branching_factor, k=k)
+    return f"K={k}"
 
 
 def fallback_notice(method: str) -> str:
